@@ -1,0 +1,1 @@
+"""Executors of central operation plans (Generic, CPU and adapters)."""

@@ -1,0 +1,1 @@
+"""plancheck's conformance suite: strategies, checks, reports and the CLI."""
