@@ -1,0 +1,209 @@
+"""``Tensor``: the neutral, immutable exchange form between oracle and backends.
+
+A Tensor is a dtype, a shape and the flat row-major tuple of its values:
+
+* ``DType.Float32`` -- Python floats, each holding an exact binary32 value
+  (NaN payloads and signs are kept as the binary32 -> binary64 conversion
+  keeps them);
+* ``DType.Int32`` -- Python ints in [-2**31, 2**31 - 1];
+* ``DType.Bool`` -- Python bools.
+
+Construction validates every value: a value of the wrong type is a TypeError,
+one that is not exactly representable in the dtype is a ValueError.  Nothing
+is ever rounded or wrapped on the way in.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from . import binary32
+from .dtypes import DType, SimpleDType
+
+__all__ = ["INT32_MAX", "INT32_MIN", "TENSOR_DTYPES", "Tensor"]
+
+INT32_MIN = -(2**31)
+INT32_MAX = 2**31 - 1
+
+#: The dtypes a Tensor can hold, with their numpy storage dtypes.
+TENSOR_DTYPES: dict[SimpleDType, np.dtype] = {
+    DType.Float32: np.dtype(np.float32),
+    DType.Int32: np.dtype(np.int32),
+    DType.Bool: np.dtype(np.bool_),
+}
+
+
+def _float32_value(value: object) -> float:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"a Float32 value must be a real number, got {value!r}")
+    as_float = float(value)
+    if not math.isnan(as_float) and as_float != value:
+        raise ValueError(f"{value!r} is not exactly representable as a Python float")
+    if not binary32.is_binary32(as_float):
+        raise ValueError(f"{value!r} is not exactly representable in binary32")
+    return as_float
+
+
+def _int32_value(value: object) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"an Int32 value must be an integer, got {value!r}")
+    as_int = int(value)
+    if not INT32_MIN <= as_int <= INT32_MAX:
+        raise ValueError(f"{as_int} lies outside the Int32 range")
+    return as_int
+
+
+def _bool_value(value: object) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"a Bool value must be a bool, got {value!r}")
+    return bool(value)
+
+
+_VALIDATORS = {DType.Float32: _float32_value, DType.Int32: _int32_value, DType.Bool: _bool_value}
+
+
+@dataclass(frozen=True, eq=False)
+class Tensor:
+    """An immutable dtype, shape and flat row-major tuple of values.
+
+    Two tensors are equal when dtype, shape and every element's bit pattern
+    agree (so NaNs with the same bits are equal and -0.0 differs from +0.0).
+    """
+
+    dtype: SimpleDType
+    shape: tuple[int, ...]
+    values: tuple[Any, ...]
+
+    def __post_init__(self) -> None:
+        validator = next((v for d, v in _VALIDATORS.items() if d is self.dtype), None)
+        if validator is None:
+            raise TypeError(f"a Tensor holds Float32, Int32 or Bool values, not {self.dtype!r}")
+        shape = tuple(self.shape)
+        if not all(isinstance(n, numbers.Integral) and n >= 0 for n in shape):
+            raise ValueError(f"shape must be non-negative integers, got {self.shape!r}")
+        shape = tuple(int(n) for n in shape)
+        values = tuple(validator(v) for v in self.values)
+        if len(values) != math.prod(shape):
+            raise ValueError(f"shape {shape} needs {math.prod(shape)} values, got {len(values)}")
+        object.__setattr__(self, "shape", shape)
+        object.__setattr__(self, "values", values)
+
+    # -- construction -------------------------------------------------------
+
+    @classmethod
+    def scalar(cls, value: Any, dtype: SimpleDType) -> Tensor:
+        """A 0-dimensional tensor holding *value*."""
+        return cls(dtype, (), (value,))
+
+    @classmethod
+    def from_nested(cls, data: Any, dtype: SimpleDType) -> Tensor:
+        """Build from nested sequences (a bare number gives shape ``()``).
+
+        Ragged nesting is a ValueError.
+        """
+        shape = _nested_shape(data)
+        return cls(dtype, shape, tuple(_flatten(data, len(shape))))
+
+    @classmethod
+    def from_numpy(cls, array: np.ndarray) -> Tensor:
+        """Build from a float32, int32 or bool numpy array (copied)."""
+        array = np.asarray(array)
+        for dtype, storage in TENSOR_DTYPES.items():
+            if array.dtype == storage:
+                return cls(dtype, array.shape, tuple(array.ravel(order="C").tolist()))
+        raise TypeError(f"no Tensor dtype for numpy dtype {array.dtype}")
+
+    # -- views ----------------------------------------------------------------
+
+    @property
+    def size(self) -> int:
+        return len(self.values)
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    def to_numpy(self) -> np.ndarray:
+        """A new numpy array of the matching storage dtype, bit for bit."""
+        storage = TENSOR_DTYPES[self.dtype]
+        if self.dtype is DType.Float32:
+            bits = np.array([binary32.to_bits(v) for v in self.values], dtype=np.uint32)
+            return bits.view(np.float32).reshape(self.shape)
+        return np.array(self.values, dtype=storage).reshape(self.shape)
+
+    def bits(self) -> tuple[int, ...]:
+        """Each element's bit pattern: binary32 bits, Int32 two's complement, Bool 0/1."""
+        if self.dtype is DType.Float32:
+            return tuple(binary32.to_bits(v) for v in self.values)
+        if self.dtype is DType.Int32:
+            return tuple(v & 0xFFFFFFFF for v in self.values)
+        return tuple(int(v) for v in self.values)
+
+    def tolist(self) -> Any:
+        """The values as nested lists (a bare value for shape ``()``)."""
+        return _nest(list(self.values), self.shape)
+
+    def index(self, flat: int) -> tuple[int, ...]:
+        """The multi-index of flat row-major position *flat*."""
+        index = []
+        for extent in reversed(self.shape):
+            flat, position = divmod(flat, extent)
+            index.append(position)
+        return tuple(reversed(index))
+
+    def __getitem__(self, index: tuple[int, ...]) -> Any:
+        if len(index) != self.ndim:
+            raise IndexError(f"index {index} does not address shape {self.shape}")
+        flat = 0
+        for position, extent in zip(index, self.shape):
+            if not 0 <= position < extent:
+                raise IndexError(f"index {index} out of range for shape {self.shape}")
+            flat = flat * extent + position
+        return self.values[flat]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Tensor):
+            return NotImplemented
+        return (
+            self.dtype is other.dtype and self.shape == other.shape and self.bits() == other.bits()
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.dtype, self.shape, self.bits()))
+
+    def __repr__(self) -> str:
+        return f"Tensor({self.dtype!r}, shape={self.shape}, values={self.tolist()!r})"
+
+
+def _nested_shape(data: Any) -> tuple[int, ...]:
+    if not isinstance(data, Sequence) or isinstance(data, (str, bytes)):
+        return ()
+    if not data:
+        return (0,)
+    inner = [_nested_shape(item) for item in data]
+    if any(shape != inner[0] for shape in inner):
+        raise ValueError(f"ragged nested data: sub-shapes {sorted(set(inner))}")
+    return (len(data), *inner[0])
+
+
+def _flatten(data: Any, depth: int) -> Iterable[Any]:
+    if depth == 0:
+        yield data
+        return
+    for item in data:
+        yield from _flatten(item, depth - 1)
+
+
+def _nest(flat: list[Any], shape: tuple[int, ...]) -> Any:
+    if not shape:
+        return flat[0]
+    if len(shape) == 1:
+        return flat
+    step = math.prod(shape[1:])
+    return [_nest(flat[i * step : (i + 1) * step], shape[1:]) for i in range(shape[0])]
