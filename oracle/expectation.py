@@ -46,10 +46,12 @@ class Conformance(enum.Enum):
 class Interval:
     """The acceptance set of one FLOATING-accumulation result element.
 
-    Accepted: a NaN exactly when *nan*; otherwise any binary32 value in
-    ``[lo, hi]`` (which may include +-inf).  A zero must be +0, and -0 is also
-    accepted when *negative_zero* (every term was -0).  *exact* is the exact sum
-    of the already rounded terms when it is finite (for reports).
+    Accepted: any NaN when *nan*, and any non-NaN binary32 value in
+    ``[lo, hi]`` (which may include +-inf; ``lo = hi = nan`` accepts no
+    number, so ``Interval(nan, nan, nan=True)`` means "must be NaN").  A zero
+    must be +0, and -0 is also accepted when *negative_zero* (every term was
+    -0).  *exact* is the exact sum of the already rounded terms when it is
+    finite (for reports).
     """
 
     lo: float
@@ -61,17 +63,20 @@ class Interval:
     def accepts(self, value: float) -> bool:
         if math.isnan(value):
             return self.nan
-        if self.nan or not self.lo <= value <= self.hi:
+        if not self.lo <= value <= self.hi:
             return False
         if value == 0 and math.copysign(1.0, value) < 0:
             return self.negative_zero
         return True
 
     def __str__(self) -> str:
+        parts = []
+        if self.lo <= self.hi:
+            zero = " (-0 allowed)" if self.negative_zero else ""
+            parts.append(f"[{self.lo!r}, {self.hi!r}]{zero}")
         if self.nan:
-            return "NaN"
-        zero = " (-0 allowed)" if self.negative_zero else ""
-        return f"[{self.lo!r}, {self.hi!r}]{zero}"
+            parts.append("NaN")
+        return " or ".join(parts) or "nothing"
 
 
 @dataclass(frozen=True)
