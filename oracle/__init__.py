@@ -6,6 +6,7 @@ operation registry and the central planner :func:`resolve_operation_plan`.
 """
 
 from .dtypes import CompoundDType, DType, DTypeCategory, SimpleDType
+from .expectation import Bounded, Conformance, Expectation, Interval, Mismatch, Verdict
 from .plan import (
     Accumulation,
     Arithmetic,
@@ -29,6 +30,7 @@ from .planner import (
     resolve_operation_plan,
 )
 from .registry import OperationOverload, OperationSpec
+from .tensor import Tensor
 
 __all__ = [
     "ACCUMULATOR_CONFIGURABLE_OPERATIONS",
@@ -38,9 +40,14 @@ __all__ = [
     "WEAK_SCALAR_PROBES",
     "Accumulation",
     "Arithmetic",
+    "Bounded",
     "CompoundDType",
+    "Conformance",
     "DType",
     "DTypeCategory",
+    "Expectation",
+    "Interval",
+    "Mismatch",
     "OperandPlan",
     "OperandRole",
     "OperationExecutionOptions",
@@ -48,6 +55,8 @@ __all__ = [
     "OperationPlan",
     "OperationSpec",
     "SimpleDType",
+    "Tensor",
+    "Verdict",
     "get_operation",
     "is_differentiable",
     "operation_execution_options",

@@ -1,0 +1,45 @@
+"""The backend protocol: what the conformance suite drives.
+
+A backend is any object with these four members (no base class needed)::
+
+    name: str
+    from_tensor(tensor: oracle.Tensor) -> native
+    to_tensor(native) -> oracle.Tensor
+    execute(operation, *args, accumulator_dtype=None, options=None) -> native
+
+``execute`` receives the operation's full forward arguments: native tensors,
+weak Python scalars and non-dtype parameters (axes, ``k``, flags, conv
+strides ...).  It must obtain its plan from the central planner
+(:func:`oracle.resolve_operation_plan`, most simply through
+:class:`backends.dispatch.KernelBackend`), raise exactly what the planner
+raises, and raise every planning, shape and index error before it allocates a
+result.  A backend may expose ``allocations`` (an int that grows with every
+result allocation) so tests can prove that errors come first.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+from oracle import OperationExecutionOptions, SimpleDType, Tensor
+
+__all__ = ["Backend"]
+
+
+@runtime_checkable
+class Backend(Protocol):
+    """Structural type of a backend (see the module docstring)."""
+
+    name: str
+
+    def from_tensor(self, tensor: Tensor) -> Any: ...
+
+    def to_tensor(self, native: Any) -> Tensor: ...
+
+    def execute(
+        self,
+        operation: str,
+        *args: Any,
+        accumulator_dtype: SimpleDType | None = None,
+        options: OperationExecutionOptions | None = None,
+    ) -> Any: ...
