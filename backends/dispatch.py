@@ -25,7 +25,7 @@ from oracle import (
 
 __all__ = ["Kernel", "KernelBackend", "plan_call"]
 
-#: A kernel: ``kernel(plan, *forward_args) -> native result``.
+#: A kernel: ``kernel(backend, plan, *forward_args) -> native result``.
 Kernel = Callable[..., Any]
 
 
