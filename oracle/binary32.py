@@ -310,8 +310,11 @@ def _exact_mpmath(x: Any) -> tuple[str, Any]:
         return "float", _NAN
     if mpmath.isinf(x):
         return "float", _INF if x > 0 else -_INF
-    mantissa, exponent = x.man_exp  # x == mantissa * 2**exponent exactly
-    mantissa, exponent = int(mantissa), int(exponent)
+    # abs(x) == mantissa * 2**exponent exactly; mpmath's man_exp is unsigned
+    mantissa, exponent = x.man_exp
+    mantissa, exponent = abs(int(mantissa)), int(exponent)
+    if x < 0:
+        mantissa = -mantissa
     if mantissa == 0:
         return "float", 0.0  # mpmath has no negative zero
     if exponent >= 0:
@@ -344,15 +347,30 @@ def is_binary32(x: float) -> bool:
     x = _as_float(x, "is_binary32")
     if math.isnan(x) or math.isinf(x) or x == 0.0:
         return True
-    n, d = abs(x).as_integer_ratio()  # d is a power of two, n/d reduced
-    top = n.bit_length() - d.bit_length()  # exponent of the leading bit
-    low = (n & -n).bit_length() - d.bit_length()  # exponent of the last bit
-    return top <= EMAX and low >= _QUANTUM_MIN and top - low < PRECISION
+    return _encode_magnitude(abs(x)) is not None
 
 
-def _nearest_repr(x: float) -> str:
-    nearest = round_to_binary32(x)
-    return f"nearest binary32 value is {nearest!r}"
+def _encode_magnitude(magnitude: float) -> int | None:
+    """Bit pattern of a positive finite float, or None if not binary32."""
+    n, d = magnitude.as_integer_ratio()  # reduced, d = 2**k: n is odd if k > 0
+    top = n.bit_length() - d.bit_length()  # floor(log2(magnitude))
+    if top > EMAX:
+        return None
+    # magnitude must be an integer multiple of its binade's quantum.
+    quantum = max(top - _FRACTION_BITS, _QUANTUM_MIN)
+    if quantum >= 0:
+        if d != 1 or n & ((1 << quantum) - 1):
+            return None
+        significand = n >> quantum
+    else:
+        k = d.bit_length() - 1
+        if k > -quantum:
+            return None
+        significand = n << (-quantum - k)
+    if top < EMIN:  # subnormal: exponent field 0, magnitude = F * 2**-149
+        return significand
+    # normal: significand in [2**23, 2**24) carries the implicit bit
+    return (top + _BIAS) << _FRACTION_BITS | (significand & _FRACTION_MASK)
 
 
 def to_bits(x: float) -> int:
@@ -364,6 +382,7 @@ def to_bits(x: float) -> int:
     ``struct.pack('f')``, i.e. by the platform's double->float conversion,
     which keeps the sign and the top fraction bits of a quiet NaN (a NaN
     produced by :func:`from_bits` from a quiet pattern round-trips exactly).
+    numpy float16/float32/float64 scalars are accepted.
     """
     x = _as_float(x, "to_bits")
     if math.isnan(x):
@@ -374,25 +393,13 @@ def to_bits(x: float) -> int:
         return sign | BITS_POSITIVE_INF
     if magnitude == 0.0:
         return sign
-    if not is_binary32(magnitude):
+    bits = _encode_magnitude(magnitude)
+    if bits is None:
         raise ValueError(
-            f"to_bits: {x!r} is not exactly representable in binary32 "
-            f"({_nearest_repr(x)}; use round_to_binary32 first)"
+            f"to_bits: {x!r} is not exactly representable in binary32 (the nearest "
+            f"binary32 value is {round_to_binary32(x)!r}; use round_to_binary32 first)"
         )
-    n, d = magnitude.as_integer_ratio()
-    e = n.bit_length() - d.bit_length()  # floor(log2(magnitude))
-    if e < EMIN:  # subnormal: magnitude = F * 2**-149
-        return sign | _scale_to_int(n, d, -_QUANTUM_MIN)
-    significand = _scale_to_int(n, d, _FRACTION_BITS - e)  # in [2**23, 2**24)
-    biased = e + _BIAS
-    return sign | biased << _FRACTION_BITS | (significand & _FRACTION_MASK)
-
-
-def _scale_to_int(n: int, d: int, shift: int) -> int:
-    """Return n/d * 2**shift, which the caller knows to be an integer."""
-    if shift >= 0:
-        return (n << shift) // d
-    return n // (d << -shift)
+    return sign | bits
 
 
 def from_bits(b: int) -> float:
@@ -690,7 +697,8 @@ def bits_array(a: np.ndarray) -> np.ndarray:
     :class:`TypeError` unless ``a.dtype`` is float32.
     """
     a = _require_dtype(a, np.float32, "bits_array")
-    return np.ascontiguousarray(a).view(np.uint32).copy()
+    # ascontiguousarray makes 0-d arrays 1-d: restore the shape
+    return np.ascontiguousarray(a).view(np.uint32).reshape(a.shape).copy()
 
 
 def ordinal_array(a: np.ndarray) -> np.ndarray:
@@ -729,16 +737,22 @@ def _isnan_bits(bits: np.ndarray) -> np.ndarray:
 # binary64 layout constants used by round_float64_array
 _F64_FRACTION_BITS = 52
 _F64_BIAS = 1023
-_F64_EXPONENT_ALL_ONES = 0x7FF
+_F64_MAGNITUDE_MASK = (1 << 63) - 1
+_F64_BITS_INF = 0x7FF << _F64_FRACTION_BITS
 # Bits dropped when a binary64 significand (53 bits) is cut to 24 bits.
 _F64_DROPPED = _F64_FRACTION_BITS - _FRACTION_BITS  # 29
+# binary64 bits of 2**-126 (MIN_NORMAL): below it binary32 results are subnormal.
+_F64_BITS_MIN_NORMAL = (_F64_BIAS + EMIN) << _F64_FRACTION_BITS
+# Shifting a binary64 magnitude right by 29 leaves the binary64 exponent field
+# at bit 23; subtracting this re-biases it from 1023 to 127.
+_REBIAS = (_F64_BIAS - _BIAS) << _FRACTION_BITS
 
 
 def round_float64_array(a: np.ndarray) -> np.ndarray:
     """Round every float64 of *a* to binary32, from the bit patterns alone.
 
     A first-principles re-implementation of the float64 -> float32 cast with
-    uint64/int64 integer arithmetic (no floating-point conversion is used), to
+    uint64 integer arithmetic (no floating-point conversion is used), to
     cross-check numpy's own cast: round to nearest, ties to even; results of
     magnitude >= 2**128 - 2**103 become +-inf; subnormal binary32 results are
     produced (gradual underflow); float64 subnormals and anything of
@@ -749,45 +763,63 @@ def round_float64_array(a: np.ndarray) -> np.ndarray:
     same shape; raises :class:`TypeError` unless ``a.dtype`` is float64.
     """
     a = _require_dtype(a, np.float64, "round_float64_array")
-    bits = np.ascontiguousarray(a).view(np.uint64)
-    sign = ((bits >> np.uint64(63)) << np.uint64(31)).astype(np.uint32)
-    biased = (bits >> np.uint64(_F64_FRACTION_BITS)) & np.uint64(_F64_EXPONENT_ALL_ONES)
-    biased = biased.astype(np.int64)
-    fraction = bits & np.uint64((1 << _F64_FRACTION_BITS) - 1)
-
-    finite = _round_finite_magnitudes(biased, fraction)
-    nonfinite = _nonfinite_magnitudes(fraction)
-    magnitude = np.where(biased == _F64_EXPONENT_ALL_ONES, nonfinite, finite)
-    return (sign | magnitude).view(np.float32)
-
-
-def _round_finite_magnitudes(biased: np.ndarray, fraction: np.ndarray) -> np.ndarray:
-    """binary32 magnitude bits of finite binary64 values (biased < 0x7FF)."""
-    exponent = biased - _F64_BIAS  # IEEE exponent of the leading bit
-    # binary64 subnormals (biased == 0) are below 2**-1022: they round to 0.
-    # Giving them a huge shift below yields exactly that.
-    significand = fraction | np.uint64(1 << _F64_FRACTION_BITS)  # 53 bits
-    # Bits to drop: 29 in the normal range, more below it (gradual underflow);
-    # capped at 63 (anything shifted that far is < 2**-10 ulps: rounds to 0).
-    shift = _F64_DROPPED + np.maximum(EMIN - exponent, 0)
-    shift = np.where(biased == 0, 63, np.minimum(shift, 63)).astype(np.uint64)
-    kept = significand >> shift
-    dropped = significand & ((np.uint64(1) << shift) - np.uint64(1))
-    half = np.uint64(1) << (shift - np.uint64(1))
-    round_up = (dropped > half) | ((dropped == half) & ((kept & np.uint64(1)) == 1))
-    kept = kept + round_up.astype(np.uint64)
-    # Normal results: the implicit bit in `kept` adds one to the exponent
-    # field, hence the -1 (i.e. exponent + 126); a rounding carry out of the
-    # significand propagates into the exponent field, and from the top binade
-    # into 0x7F800000 (inf).  Subnormal results have a zero exponent field.
-    field = np.maximum(exponent + (_BIAS - 1), 0).astype(np.uint64)
-    magnitude = (field << np.uint64(_FRACTION_BITS)) + kept
-    magnitude = np.where(exponent > EMAX, np.uint64(BITS_POSITIVE_INF), magnitude)
-    return magnitude.astype(np.uint32)
+    bits = np.ascontiguousarray(a).reshape(-1).view(np.uint64)  # a 1-D view
+    magnitude = bits & np.uint64(_F64_MAGNITUDE_MASK)
+    result = _round_normal_range(magnitude)
+    small = magnitude < np.uint64(_F64_BITS_MIN_NORMAL)
+    result[small] = _round_below_min_normal(magnitude[small])
+    nan = magnitude > np.uint64(_F64_BITS_INF)
+    result[nan] = _quiet_nan_magnitudes(magnitude[nan])
+    result |= ((bits >> np.uint64(63)) << np.uint64(31)).astype(np.uint32)
+    return result.view(np.float32).reshape(a.shape)
 
 
-def _nonfinite_magnitudes(fraction: np.ndarray) -> np.ndarray:
-    """binary32 magnitude bits for binary64 inf (fraction 0) and NaNs."""
-    payload = (fraction >> np.uint64(_F64_DROPPED)).astype(np.uint32)
-    nan = np.uint32(BITS_POSITIVE_INF | _QUIET_BIT) | payload
-    return np.where(fraction == 0, np.uint32(BITS_POSITIVE_INF), nan)
+def _round_half_even_shift(value: np.ndarray, shift: np.ndarray | int) -> np.ndarray:
+    """value / 2**shift rounded to nearest, ties to even (uint64, 1 <= shift < 64)."""
+    shift = np.uint64(shift) if np.isscalar(shift) else shift.astype(np.uint64)
+    one = np.uint64(1)
+    kept = value >> shift
+    dropped = value & ((one << shift) - one)
+    half = one << (shift - one)
+    round_up = (dropped > half) | ((dropped == half) & ((kept & one) == one))
+    return kept + round_up.astype(np.uint64)
+
+
+def _round_normal_range(magnitude: np.ndarray) -> np.ndarray:
+    """binary32 magnitude bits of binary64 magnitudes >= 2**-126 (uint32).
+
+    The binary64 exponent and fraction fields are contiguous, so rounding
+    the whole magnitude to a multiple of 2**29 rounds the significand, and a
+    carry out of the fraction field increments the exponent field (and from
+    the top binade reaches 0x7F800000, i.e. inf).  Everything at or above
+    2**128 - 2**103 ends at or beyond the inf pattern and is clamped there.
+    Entries below 2**-126 (and NaNs) get garbage; the caller replaces them.
+    """
+    rounded = _round_half_even_shift(magnitude, _F64_DROPPED)
+    rounded = np.minimum(rounded - np.uint64(_REBIAS), np.uint64(BITS_POSITIVE_INF))
+    return rounded.astype(np.uint32)
+
+
+def _round_below_min_normal(magnitude: np.ndarray) -> np.ndarray:
+    """binary32 magnitude bits of binary64 magnitudes < 2**-126: subnormal or 0.
+
+    The result is the significand rounded to the fixed quantum 2**-149: with
+    the leading bit at 2**E (E < -126) that drops 29 + (-126 - E) bits, capped
+    at 63 (a 53-bit significand shifted that far rounds to 0).  binary64
+    subnormals (< 2**-1022) always round to 0.  Rounding up from the largest
+    subnormal gives 0x00800000, MIN_NORMAL, as it should.
+    """
+    biased = (magnitude >> np.uint64(_F64_FRACTION_BITS)).astype(np.int64)
+    exponent = biased - _F64_BIAS
+    significand = (magnitude & np.uint64((1 << _F64_FRACTION_BITS) - 1)) | np.uint64(
+        1 << _F64_FRACTION_BITS
+    )
+    shift = np.minimum(_F64_DROPPED + (EMIN - exponent), 63)
+    shift = np.where(biased == 0, 63, shift)
+    return _round_half_even_shift(significand, shift).astype(np.uint32)
+
+
+def _quiet_nan_magnitudes(magnitude: np.ndarray) -> np.ndarray:
+    """binary32 quiet-NaN magnitude bits keeping the top binary64 payload bits."""
+    payload = (magnitude >> np.uint64(_F64_DROPPED)) & np.uint64(_FRACTION_MASK)
+    return payload.astype(np.uint32) | np.uint32(BITS_POSITIVE_INF | _QUIET_BIT)
