@@ -26,7 +26,7 @@ import numpy as np
 from . import binary32
 from .dtypes import DType, SimpleDType
 
-__all__ = ["INT32_MAX", "INT32_MIN", "TENSOR_DTYPES", "Tensor"]
+__all__ = ["INT32_MAX", "INT32_MIN", "TENSOR_DTYPES", "Tensor", "unravel_index"]
 
 INT32_MIN = -(2**31)
 INT32_MAX = 2**31 - 1
@@ -151,11 +151,7 @@ class Tensor:
 
     def index(self, flat: int) -> tuple[int, ...]:
         """The multi-index of flat row-major position *flat*."""
-        index = []
-        for extent in reversed(self.shape):
-            flat, position = divmod(flat, extent)
-            index.append(position)
-        return tuple(reversed(index))
+        return unravel_index(flat, self.shape)
 
     def __getitem__(self, index: tuple[int, ...]) -> Any:
         if len(index) != self.ndim:
@@ -179,6 +175,15 @@ class Tensor:
 
     def __repr__(self) -> str:
         return f"Tensor({self.dtype!r}, shape={self.shape}, values={self.tolist()!r})"
+
+
+def unravel_index(flat: int, shape: tuple[int, ...]) -> tuple[int, ...]:
+    """The multi-index of flat row-major position *flat* in *shape*."""
+    index = []
+    for extent in reversed(shape):
+        flat, position = divmod(flat, extent)
+        index.append(position)
+    return tuple(reversed(index))
 
 
 def _nested_shape(data: Any) -> tuple[int, ...]:
