@@ -1,0 +1,674 @@
+"""Exact reference semantics of the reductions and of FLOATING accumulation.
+
+Every public operation takes the resolved :class:`~oracle.plan.OperationPlan`
+first and then its forward arguments, with the dtype operands already
+materialised as :class:`~oracle.tensor.Tensor` values of the plan's
+``convert_to`` dtypes.  The plan alone decides dtypes and the accumulation
+kind; nothing here re-derives them.
+
+* :func:`reduce_sum` -- EXACT_INTEGER (Int32: exact, only the final value is
+  narrowed and checked) or FLOATING (Float32: a :class:`~oracle.expectation.Bounded`
+  acceptance set, see :func:`floating_sum_interval`);
+* :func:`reduce_prod` -- SEQUENTIAL_BINARY32_PRODUCT, from 1, ascending
+  logical order, rounded after every product;
+* :func:`reduce_max` / :func:`reduce_min` -- the first NaN in logical order
+  wins with its bits, otherwise the largest / smallest value with -0 < +0;
+* :func:`argmax` / :func:`argmin` -- Int32 index (flat for ``axis=None``); the
+  first NaN wins, otherwise the first extreme, where -0 and +0 tie;
+* :func:`cumsum` -- SEQUENTIAL_BINARY32 inclusive prefix sums from +0.
+
+Shared pieces used by :mod:`oracle.reference.structured` as well: the IEEE
+binary32 steps :func:`add32` and :func:`mul32`, :func:`sequential_sum`, the
+axis normalisation (:func:`normalize_axes`, :func:`normalize_axis`), the
+directed roundings :func:`round_down32` / :func:`round_up32` and the FLOATING
+acceptance-set builder :func:`floating_sum_interval`.
+
+Bad calls are refused before anything is computed: TypeError for an argument
+of the wrong type (an axis that is a float or a bool, a tensor of the wrong
+dtype), ValueError naming the shape for a bad axis or an empty
+max/min/argmax/argmin; OverflowError for an Int32 result outside Int32 (the
+only error that depends on values).  ``docs/semantics/structured.md`` is the
+semantics document for everything here.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from .. import binary32
+from ..dtypes import DType, SimpleDType
+from ..expectation import Bounded, Interval
+from ..plan import Accumulation, OperationPlan
+from ..tensor import INT32_MAX, INT32_MIN, Tensor
+
+__all__ = [
+    "add32",
+    "argmax",
+    "argmin",
+    "check_bool",
+    "check_int",
+    "check_operand",
+    "cumsum",
+    "floating_sum_interval",
+    "lines_along",
+    "mul32",
+    "narrow_int32",
+    "normalize_axes",
+    "normalize_axis",
+    "reduce_max",
+    "reduce_min",
+    "reduce_prod",
+    "reduce_sum",
+    "require_accumulation",
+    "round_down32",
+    "round_up32",
+    "sequential_sum",
+]
+
+_INF = math.inf
+# Every finite binary32 value is an integer multiple of 2**-149: scaled by
+# 2**149 it is an exact Python int (at most 2**277 in magnitude).
+_SCALE_BITS = 149
+_SCALE = 1 << _SCALE_BITS
+
+
+# ---------------------------------------------------------------------------
+# Argument validation (one helper per message kind)
+# ---------------------------------------------------------------------------
+
+
+def check_operand(operation: str, plan: OperationPlan, position: int, x: object) -> Tensor:
+    """Require *x* to be a Tensor in the dtype the plan materialises operand *position* in."""
+    if not isinstance(x, Tensor):
+        raise TypeError(
+            f"{operation}: operand {position} must be an oracle.Tensor, got {type(x).__name__}"
+        )
+    if position >= len(plan.operands):
+        raise ValueError(f"{operation}: the plan {plan.describe()} has no operand {position}")
+    expected = plan.operands[position].convert_to
+    if x.dtype is not expected:
+        raise TypeError(
+            f"{operation}: operand {position} must be materialised as {expected.name} "
+            f"(the plan's convert_to), got a {x.dtype.name} tensor of shape {x.shape}"
+        )
+    return x
+
+
+def require_accumulation(
+    operation: str, plan: OperationPlan, *allowed: Accumulation | None
+) -> Accumulation | None:
+    """Return the plan's accumulation, refusing a plan made for another rule."""
+    if plan.accumulation not in allowed:
+        names = ", ".join("None" if a is None else a.name for a in allowed)
+        got = "None" if plan.accumulation is None else plan.accumulation.name
+        raise ValueError(
+            f"{operation}: the plan {plan.describe()} has accumulation {got}; "
+            f"this rule implements {names}"
+        )
+    return plan.accumulation
+
+
+def check_int(operation: str, name: str, value: object) -> int:
+    """An integer parameter: a numbers.Integral that is not a bool (TypeError otherwise)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{operation}: {name} must be an int, got {type(value).__name__} {value!r}")
+    return int(value)
+
+
+def check_bool(operation: str, name: str, value: object) -> bool:
+    """A flag parameter: a bool (numpy.bool_ included); TypeError otherwise."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{operation}: {name} must be a bool, got {type(value).__name__} {value!r}")
+    return bool(value)
+
+
+def normalize_axis(operation: str, axis: object, shape: tuple[int, ...], name: str = "axis") -> int:
+    """One axis of *shape*: an int in [-ndim, ndim), returned in [0, ndim).
+
+    A non-integer (float, bool, None, str, ...) is a TypeError; an axis out of
+    range -- any axis of a 0-d tensor -- is a ValueError naming the shape.
+    """
+    value = check_int(operation, name, axis)
+    ndim = len(shape)
+    if not -ndim <= value < ndim:
+        raise ValueError(
+            f"{operation}: {name} {value} is out of range for shape {shape} "
+            f"(ndim {ndim}; valid axes are {-ndim}..{ndim - 1})"
+            if ndim
+            else f"{operation}: {name} {value} is out of range for a 0-d tensor (shape ())"
+        )
+    return value % ndim
+
+
+def normalize_axes(operation: str, axis: object, shape: tuple[int, ...]) -> tuple[int, ...]:
+    """The reduced axes of *shape*, ascending: ``None`` is every axis.
+
+    *axis* is None, an int or a tuple of ints (negative allowed); ``()``
+    reduces nothing.  Naming a dimension twice (``(0, -2)`` on a 2-D tensor)
+    or an axis out of range is a ValueError naming the shape; anything else
+    (a float, a bool, a list) is a TypeError.
+    """
+    if axis is None:
+        return tuple(range(len(shape)))
+    if isinstance(axis, tuple):
+        axes = [normalize_axis(operation, a, shape) for a in axis]
+        for position, a in enumerate(axes):
+            if a in axes[:position]:
+                raise ValueError(
+                    f"{operation}: axis {axis!r} names dimension {a} more than once (shape {shape})"
+                )
+        return tuple(sorted(axes))
+    if isinstance(axis, (bool, np.bool_)) or not isinstance(axis, numbers.Integral):
+        raise TypeError(
+            f"{operation}: axis must be None, an int or a tuple of ints, "
+            f"got {type(axis).__name__} {axis!r}"
+        )
+    return (normalize_axis(operation, axis, shape),)
+
+
+def narrow_int32(operation: str, value: int, where: str) -> int:
+    """Narrow an exact integer result to Int32, OverflowError outside the range."""
+    if not INT32_MIN <= value <= INT32_MAX:
+        raise OverflowError(
+            f"{operation}: the exact Int32 result {value} {where} lies outside "
+            f"[{INT32_MIN}, {INT32_MAX}]"
+        )
+    return value
+
+
+# ---------------------------------------------------------------------------
+# binary32 steps
+# ---------------------------------------------------------------------------
+
+
+def _signbit(x: float) -> bool:
+    return math.copysign(1.0, x) < 0
+
+
+def _scaled(x: float) -> int:
+    """The finite binary32 *x* times 2**149: an exact int (ldexp by 149 is exact)."""
+    return int(math.ldexp(x, _SCALE_BITS))
+
+
+def add32(a: float, b: float) -> float:
+    """IEEE 754 binary32 addition of two binary32 values, rounded once.
+
+    NaN in, NaN out (the quiet ``float('nan')``); inf + -inf is NaN; inf plus
+    anything else finite or of its own sign is that inf.  A finite sum is
+    computed exactly (as integers in units of 2**-149) and rounded once with
+    :func:`oracle.binary32.round_fraction`.  An exact zero sum is -0 only when
+    both operands are -0 (round to nearest), so ``x + -x`` is +0.
+    """
+    if math.isnan(a) or math.isnan(b):
+        return math.nan
+    if math.isinf(a) or math.isinf(b):
+        if math.isinf(a) and math.isinf(b) and a != b:
+            return math.nan
+        return a if math.isinf(a) else b
+    total = _scaled(a) + _scaled(b)
+    if total == 0:
+        return -0.0 if _signbit(a) and _signbit(b) else 0.0
+    return binary32.round_fraction(Fraction(total, _SCALE))
+
+
+def mul32(a: float, b: float) -> float:
+    """IEEE 754 binary32 multiplication of two binary32 values, rounded once.
+
+    The binary64 product of two binary32 values is exact: the significands
+    have at most 24 bits, so the product has at most 48 <= 53, and its
+    magnitude lies in [2**-298, 2**256), inside binary64's normal range.  So
+    the Python float product *is* the exact product (with IEEE special cases:
+    0 * inf = NaN, the sign of a zero is the XOR of the signs), and rounding
+    it once to binary32 is the correctly rounded binary32 product.
+    """
+    return binary32.round_to_binary32(a * b)
+
+
+def sequential_sum(terms: Sequence[float]) -> float:
+    """Add *terms* to +0 in order, rounding to binary32 after every addition."""
+    total = 0.0
+    for term in terms:
+        total = add32(total, term)
+    return total
+
+
+def _sequential_product(terms: Sequence[float]) -> float:
+    product = 1.0
+    for term in terms:
+        product = mul32(product, term)
+    return product
+
+
+# ---------------------------------------------------------------------------
+# Directed roundings to binary32
+# ---------------------------------------------------------------------------
+
+
+def round_down32(x: numbers.Rational) -> float:
+    """The greatest binary32 value <= the exact rational *x* (-inf below -MAX_FINITE).
+
+    Nearest rounding with :func:`oracle.binary32.round_fraction`, then one
+    :func:`~oracle.binary32.next_down` step if that went above *x*.  A zero
+    result is +0.
+    """
+    x = Fraction(x)
+    r = binary32.round_fraction(x)
+    if math.isinf(r):
+        return binary32.MAX_FINITE if r > 0 else -_INF
+    if Fraction(r) > x:
+        r = binary32.next_down(r)
+    return 0.0 if r == 0 else r
+
+
+def round_up32(x: numbers.Rational) -> float:
+    """The least binary32 value >= the exact rational *x* (+inf above MAX_FINITE).
+
+    ``-round_down32(-x)``; a zero result is +0.
+    """
+    r = -round_down32(-Fraction(x))
+    return 0.0 if r == 0 else r
+
+
+# ---------------------------------------------------------------------------
+# FLOATING accumulation: the acceptance set
+# ---------------------------------------------------------------------------
+
+#: Accumulator formats: (precision p including the implicit bit, emax).
+_ACCUMULATOR_FORMATS: tuple[tuple[SimpleDType, int, int], ...] = (
+    (DType.Float32, 24, 127),
+    (DType.Float64, 53, 1023),
+)
+
+_MUST_BE_NAN = Interval(math.nan, math.nan, nan=True)
+
+
+def _accumulator_format(accumulator: object) -> tuple[int, int]:
+    for dtype, precision, emax in _ACCUMULATOR_FORMATS:
+        if accumulator is dtype:
+            return precision, emax
+    raise NotImplementedError(
+        f"floating_sum_interval: accumulator {accumulator!r} is not a supported floating "
+        "accumulator (Float32 or Float64)"
+    )
+
+
+def _growth(k: int, u: Fraction) -> Fraction:
+    """An upper bound of (1 + u)**k, for k >= 0.
+
+    1 / (1 - k*u) while k*u <= 1/2 (because (1 + u)**k * (1 - k*u) <=
+    (1 + u)**k * (1 - u)**k <= 1 by Bernoulli), else 2**ceil(3*k*u/2)
+    (because (1 + u)**k <= e**(k*u) and e < 2**1.5).
+    """
+    if k <= 0:
+        return Fraction(1)
+    ku = k * u
+    if ku <= Fraction(1, 2):
+        return 1 / (1 - ku)
+    return Fraction(2) ** math.ceil(Fraction(3, 2) * ku)
+
+
+def _error_bound(weights: list[int], precision: int, growth: Fraction) -> int:
+    """A bound E (units of 2**-149) with |computed - S| <= E for every tree.
+
+    *weights* are the magnitudes (in units of 2**-149) of the m >= 2 nonzero
+    finite terms, and *growth* >= (1 + u)**(m - 2).  See
+    :func:`floating_sum_interval` for the proof.  The result is rounded down
+    to a multiple of q, the largest power of two dividing every term, because
+    every computed value and every rounding error is a multiple of q.
+    """
+    u = Fraction(1, 1 << precision)
+    quantum = min(w & -w for w in weights)
+    exact_below = quantum << precision  # |a + b| < 2**p * q is representable
+    weights = sorted(weights, reverse=True)
+    top = weights[0]
+    total = 0
+    for w in weights[1:]:
+        top += w  # top(j): the sum of the j largest weights, j = 2..m
+        if top * growth >= exact_below:
+            total += top
+    bound = u * growth * total
+    return quantum * math.floor(bound / quantum)
+
+
+def floating_sum_interval(terms: Sequence[float], accumulator: SimpleDType) -> Interval:
+    """The acceptance set of a FLOATING sum of binary32 *terms*.
+
+    The accepted results are every value that *some* evaluation order -- any
+    binary tree over any permutation of the terms, each addition rounded to
+    nearest in *accumulator* (``DType.Float32`` or ``DType.Float64``),
+    followed by one rounding to binary32 -- can produce, widened to an
+    interval by a proven error bound.  ``exact`` is the exact sum S of the
+    terms when every term is finite.
+
+    Special cases, decided exactly: no terms: +0 only.  A NaN term, or +inf
+    and -inf both present: NaN only.  +inf present (and no -inf): +inf, and
+    also NaN when the accumulator is Float32 and the finite negative terms can
+    overflow to -inf in a partial sum (mirror for -inf).  Every term a zero:
+    +0 only, or +0 and -0 when every term is -0.  Zero terms are otherwise
+    dropped: adding +-0 to a nonzero value is exact, and a zero result of
+    nonzero terms is +0 in every order, which is what the interval accepts.
+
+    **The bound.**  With m >= 2 nonzero finite terms t_k, u = 2**-p (p = 24
+    for Float32, 53 for Float64), weights w_1 >= ... >= w_m the sorted |t_k|
+    and top(j) = w_1 + ... + w_j, for every tree that does not overflow::
+
+        |computed - S| <= E = u * c * sum_{j=2..m} top(j) * [top(j) * c >= 2**p * q]
+
+    with c = (1+u)**(m-2) (bounded above exactly by a rational),
+
+    where q is the largest power of two dividing every term (the bracket is 1
+    when the condition holds, else 0).  Proof: each of the m - 1 additions
+    computes fl(a + b) = a + b + e_i from its already computed operands, so
+    by linearity computed = S + sum_i e_i.  Round to nearest gives
+    |e_i| <= u * |a + b| for the *sum of two floats of the format*, with no
+    gradual-underflow term: when a + b is subnormal it is exactly
+    representable (two floats of one format are multiples of its smallest
+    quantum, and so is their sum), so e_i = 0.  By induction over the tree
+    |a + b| <= W_i * (1+u)**(h_i - 1) <= W_i * (1+u)**(m-2), where W_i is the
+    sum of |t_k| below node i and h_i <= m - 1 its height.  Every computed
+    value and every a + b is a multiple of q (rounding a multiple of q to a
+    format whose quantum there is at most q leaves it unchanged, and one
+    whose quantum is larger gives a multiple of that quantum), so
+    |a + b| < 2**p * q means a + b is representable and e_i = 0: only nodes
+    with W_i * (1+u)**(m-2) >= 2**p * q count.  Finally the subtree sizes of
+    a full binary tree with m leaves, sorted decreasingly, are at most
+    m, m-1, ..., 2 (induction on the two subtrees), and W_i <= top(size_i);
+    x -> x * [x * c >= 2**p q] is non-decreasing, so sum_i W_i [...] is at
+    most the caterpillar sum above.  E never exceeds Higham's
+    gamma_{m-1} * sum |t_k| (it is about half of it for equal weights).
+    Since computed - S is a multiple of q, E is then rounded down to one.
+
+    **From the bound to the interval.**  Float32 accumulation: the result is
+    itself a binary32 value in [S - E, S + E], so the interval is
+    [round_up32(S - E), round_down32(S + E)] (inward directed roundings).
+    Float64 accumulation: the binary64 result lies in [S - E, S + E] and the
+    final rounding to nearest is monotone, so the interval is
+    [round32(S - E), round32(S + E)] (it contains +-inf exactly when an
+    endpoint rounds to it).  Both are inside the outward
+    [round_down32(S - E), round_up32(S + E)].  When all terms have one sign
+    every partial sum is at least the largest term in magnitude (fl is
+    monotone and fixes representable values), which clamps the near end.
+
+    **Overflow.**  A partial sum can overflow to +inf only if
+    P * (1+u)**(m-2) >= Omega, where P is the sum of the positive terms and
+    Omega = 2**(emax+1) - 2**(emax-p) the accumulator's overflow threshold
+    (mirror for -inf with the negative terms).  Then +inf (-inf) is added to
+    the interval as its upper (lower) end, and NaN when both can happen.  For
+    Float64 accumulation of binary32 terms this never happens for fewer than
+    about 2**895 terms; only the final rounding to binary32 can overflow.
+
+    **Width.**  The interval is the hull of the true set, so a set with gaps
+    (cancellation: [2**100, 1, -2**100] gives exactly {0, 1}) is filled in,
+    and it is wider than the true hull by at most the bound: each end lies
+    at most E beyond the exact sum (plus the half ULP of the final rounding
+    for Float64), while the true set contains at least one value within E of
+    S.  For Float64 accumulation E / ulp32(S) <= 2**-28 * (m-1) * kappa with
+    kappa = sum|t_k| / |S|, so for kappa * m << 2**28 the interval holds at
+    most two binary32 values, at most one more than the true set (one value
+    when S is not within E of a binary32 rounding boundary, or when every
+    partial sum is exact).  For Float32 accumulation the true spread depends
+    on the terms; measured on random lists it is within a few ULPs of the
+    bound for m <= 5 (see ``docs/semantics/structured.md``).
+    """
+    precision, emax = _accumulator_format(accumulator)
+    values = [_term(t, position) for position, t in enumerate(terms)]
+    if not values:
+        return Interval(0.0, 0.0, exact=Fraction(0))
+    if any(math.isnan(t) for t in values):
+        return _MUST_BE_NAN
+    positive_inf = _INF in values
+    negative_inf = -_INF in values
+    if positive_inf and negative_inf:
+        return _MUST_BE_NAN
+    scaled = [_scaled(t) for t in values if math.isfinite(t) and t != 0]
+    u = Fraction(1, 1 << precision)
+    growth = _growth(len(scaled) - 2, u)
+    overflow = ((1 << (emax + 1)) - (1 << (emax - precision))) << _SCALE_BITS
+    positive = sum(v for v in scaled if v > 0)
+    negative = -sum(v for v in scaled if v < 0)
+    can_overflow_up = len(scaled) >= 2 and positive * growth >= overflow
+    can_overflow_down = len(scaled) >= 2 and negative * growth >= overflow
+    if positive_inf:
+        return Interval(_INF, _INF, nan=can_overflow_down)
+    if negative_inf:
+        return Interval(-_INF, -_INF, nan=can_overflow_up)
+    if not scaled:  # every term is a zero
+        all_negative = all(_signbit(t) for t in values)
+        return Interval(
+            -0.0 if all_negative else 0.0, 0.0, negative_zero=all_negative, exact=Fraction(0)
+        )
+    exact = sum(scaled)
+    bound = _error_bound([abs(v) for v in scaled], precision, growth) if len(scaled) > 1 else 0
+    low, high = Fraction(exact - bound, _SCALE), Fraction(exact + bound, _SCALE)
+    if precision == binary32.PRECISION:
+        lo, hi = round_up32(low), round_down32(high)
+    else:
+        lo, hi = binary32.round_fraction(low), binary32.round_fraction(high)
+    finite = [t for t in values if t != 0]
+    if negative == 0:
+        lo = max(lo, max(finite))
+    if positive == 0:
+        hi = min(hi, min(finite))
+    if can_overflow_up:
+        hi = _INF
+    if can_overflow_down:
+        lo = -_INF
+    return Interval(
+        0.0 if lo == 0 else lo,
+        0.0 if hi == 0 else hi,
+        nan=can_overflow_up and can_overflow_down,
+        exact=Fraction(exact, _SCALE),
+    )
+
+
+def _term(t: object, position: int) -> float:
+    if isinstance(t, np.floating) and t.dtype.itemsize <= 8:
+        t = float(t)
+    if not isinstance(t, float):
+        raise TypeError(
+            f"floating_sum_interval: term {position} must be a float holding a binary32 "
+            f"value, got {type(t).__name__} {t!r}"
+        )
+    if not binary32.is_binary32(t):
+        raise ValueError(f"floating_sum_interval: term {position} ({t!r}) is not a binary32 value")
+    return t
+
+
+# ---------------------------------------------------------------------------
+# Reductions
+# ---------------------------------------------------------------------------
+
+
+def _reduction_rows(
+    shape: tuple[int, ...], axes: tuple[int, ...], keepdims: bool
+) -> tuple[tuple[int, ...], list[list[int]], int]:
+    """(output shape, one row of flat input indices per output element, row length).
+
+    Output elements are in row-major order; each row lists the reduced
+    elements in ascending logical (row-major) order.
+    """
+    kept = [d for d in range(len(shape)) if d not in axes]
+    out_size = math.prod(shape[d] for d in kept)
+    reduced = math.prod(shape[d] for d in axes)
+    index = np.arange(math.prod(shape), dtype=np.int64).reshape(shape)
+    rows = index.transpose([*kept, *axes]).reshape(out_size, reduced).tolist()
+    if keepdims:
+        out_shape = tuple(1 if d in axes else n for d, n in enumerate(shape))
+    else:
+        out_shape = tuple(shape[d] for d in kept)
+    return out_shape, rows, reduced
+
+
+def _reduction(
+    operation: str, plan: OperationPlan, x: object, axis: object, keepdims: object
+) -> tuple[Tensor, tuple[int, ...], list[list[Any]], int]:
+    x = check_operand(operation, plan, 0, x)
+    axes = normalize_axes(operation, axis, x.shape)
+    keep = check_bool(operation, "keepdims", keepdims)
+    out_shape, rows, reduced = _reduction_rows(x.shape, axes, keep)
+    values = [[x.values[i] for i in row] for row in rows]
+    return x, out_shape, values, reduced
+
+
+def reduce_sum(
+    plan: OperationPlan, x: Tensor, axis: object = None, keepdims: object = False
+) -> Tensor | Bounded:
+    """Sum over *axis*: exact Int32 (EXACT_INTEGER) or a FLOATING acceptance set.
+
+    EXACT_INTEGER: the exact integer sum, only the final value narrowed
+    (partial sums may leave Int32).  FLOATING: a Bounded with one
+    :func:`floating_sum_interval` per output element, in the plan's
+    accumulator dtype.  An empty sum is 0 / +0.
+    """
+    operation = "reduce_sum"
+    kind = require_accumulation(operation, plan, Accumulation.EXACT_INTEGER, Accumulation.FLOATING)
+    x, out_shape, rows, _ = _reduction(operation, plan, x, axis, keepdims)
+    if kind is Accumulation.EXACT_INTEGER:
+        results = tuple(
+            narrow_int32(operation, sum(row), f"at output position {flat}")
+            for flat, row in enumerate(rows)
+        )
+        return Tensor(plan.output, out_shape, results)
+    intervals = tuple(floating_sum_interval(row, plan.accumulator_dtype) for row in rows)
+    return Bounded(out_shape, intervals)
+
+
+def reduce_prod(
+    plan: OperationPlan, x: Tensor, axis: object = None, keepdims: object = False
+) -> Tensor:
+    """Product over *axis* from 1 in ascending logical order, rounded after every step."""
+    operation = "reduce_prod"
+    require_accumulation(operation, plan, Accumulation.SEQUENTIAL_BINARY32_PRODUCT)
+    _, out_shape, rows, _ = _reduction(operation, plan, x, axis, keepdims)
+    return Tensor(plan.output, out_shape, tuple(_sequential_product(row) for row in rows))
+
+
+def _beats_max(v: float, best: float) -> bool:
+    return v > best or (v == 0 and best == 0 and _signbit(best) and not _signbit(v))
+
+
+def _beats_min(v: float, best: float) -> bool:
+    return v < best or (v == 0 and best == 0 and _signbit(v) and not _signbit(best))
+
+
+def _extreme(values: list[float], beats: Callable[[float, float], bool]) -> float:
+    best = values[0]
+    for v in values:
+        if math.isnan(v):
+            return v  # the first NaN in logical order, the very object (bits kept)
+        if beats(v, best):
+            best = v
+    return best
+
+
+def _require_nonempty(operation: str, reduced: int, shape: tuple[int, ...], axis: object) -> None:
+    if reduced == 0:
+        raise ValueError(
+            f"{operation}: the reduction over axis {axis!r} of shape {shape} is empty; "
+            f"{operation} of no elements is undefined"
+        )
+
+
+def _extreme_reduction(
+    operation: str,
+    accumulation: Accumulation,
+    beats: Callable[[float, float], bool],
+    plan: OperationPlan,
+    x: object,
+    axis: object,
+    keepdims: object,
+) -> Tensor:
+    require_accumulation(operation, plan, accumulation)
+    x, out_shape, rows, reduced = _reduction(operation, plan, x, axis, keepdims)
+    _require_nonempty(operation, reduced, x.shape, axis)
+    return Tensor(plan.output, out_shape, tuple(_extreme(row, beats) for row in rows))
+
+
+def reduce_max(
+    plan: OperationPlan, x: Tensor, axis: object = None, keepdims: object = False
+) -> Tensor:
+    """Maximum over *axis*: the first NaN (its bits), else the largest, -0 < +0."""
+    return _extreme_reduction(
+        "reduce_max", Accumulation.MAXIMUM, _beats_max, plan, x, axis, keepdims
+    )
+
+
+def reduce_min(
+    plan: OperationPlan, x: Tensor, axis: object = None, keepdims: object = False
+) -> Tensor:
+    """Minimum over *axis*: the first NaN (its bits), else the smallest, -0 < +0."""
+    return _extreme_reduction(
+        "reduce_min", Accumulation.MINIMUM, _beats_min, plan, x, axis, keepdims
+    )
+
+
+def _arg_extreme(values: list[float], larger: bool) -> int:
+    best_index, best = 0, values[0]
+    for index, v in enumerate(values):
+        if math.isnan(v):
+            return index
+        if (v > best) if larger else (v < best):  # -0 and +0 tie: the first stays
+            best_index, best = index, v
+    return best_index
+
+
+def _arg_reduction(
+    operation: str,
+    accumulation: Accumulation,
+    larger: bool,
+    plan: OperationPlan,
+    x: object,
+    axis: object,
+) -> Tensor:
+    require_accumulation(operation, plan, accumulation)
+    x = check_operand(operation, plan, 0, x)
+    if axis is not None:
+        axis = normalize_axis(operation, axis, x.shape)
+    axes = tuple(range(x.ndim)) if axis is None else (axis,)
+    out_shape, rows, reduced = _reduction_rows(x.shape, axes, False)
+    _require_nonempty(operation, reduced, x.shape, axis)
+    results = tuple(_arg_extreme([x.values[i] for i in row], larger) for row in rows)
+    return Tensor(plan.output, out_shape, results)
+
+
+def argmax(plan: OperationPlan, x: Tensor, axis: object = None) -> Tensor:
+    """Int32 index of the maximum (flat for None): first NaN, else first largest."""
+    return _arg_reduction("argmax", Accumulation.ARGMAX, True, plan, x, axis)
+
+
+def argmin(plan: OperationPlan, x: Tensor, axis: object = None) -> Tensor:
+    """Int32 index of the minimum (flat for None): first NaN, else first smallest."""
+    return _arg_reduction("argmin", Accumulation.ARGMIN, False, plan, x, axis)
+
+
+def lines_along(shape: tuple[int, ...], axis: int) -> list[list[int]]:
+    """Flat row-major indices of every 1-D line of *shape* along *axis*.
+
+    Lines are in row-major order of the other dimensions; each lists its
+    elements by ascending position along *axis*.
+    """
+    extent = shape[axis]
+    count = math.prod(n for d, n in enumerate(shape) if d != axis)
+    index = np.arange(math.prod(shape), dtype=np.int64).reshape(shape)
+    return np.moveaxis(index, axis, -1).reshape(count, extent).tolist()
+
+
+def cumsum(plan: OperationPlan, x: Tensor, axis: object) -> Tensor:
+    """Inclusive prefix sums along *axis*, each rounded, starting from +0."""
+    operation = "cumsum"
+    require_accumulation(operation, plan, Accumulation.SEQUENTIAL_BINARY32)
+    x = check_operand(operation, plan, 0, x)
+    axis = normalize_axis(operation, axis, x.shape)
+    out: list[float] = list(x.values)
+    for line in lines_along(x.shape, axis):
+        total = 0.0
+        for i in line:
+            total = add32(total, x.values[i])
+            out[i] = total
+    return Tensor(plan.output, x.shape, tuple(out))
