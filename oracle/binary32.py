@@ -809,13 +809,12 @@ def _round_below_min_normal(magnitude: np.ndarray) -> np.ndarray:
     subnormals (< 2**-1022) always round to 0.  Rounding up from the largest
     subnormal gives 0x00800000, MIN_NORMAL, as it should.
     """
-    biased = (magnitude >> np.uint64(_F64_FRACTION_BITS)).astype(np.int64)
-    exponent = biased - _F64_BIAS
-    significand = (magnitude & np.uint64((1 << _F64_FRACTION_BITS) - 1)) | np.uint64(
-        1 << _F64_FRACTION_BITS
-    )
+    exponent = (magnitude >> np.uint64(_F64_FRACTION_BITS)).astype(np.int64) - _F64_BIAS
+    implicit_bit = np.uint64(1 << _F64_FRACTION_BITS)
+    significand = (magnitude & (implicit_bit - np.uint64(1))) | implicit_bit
+    # binary64 subnormals (exponent field 0) get exponent -1023 and the cap of
+    # 63, so the implicit bit wrongly set for them does not matter: they give 0.
     shift = np.minimum(_F64_DROPPED + (EMIN - exponent), 63)
-    shift = np.where(biased == 0, 63, shift)
     return _round_half_even_shift(significand, shift).astype(np.uint32)
 
 
