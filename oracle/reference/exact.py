@@ -73,6 +73,7 @@ LEAKY_RELU_SLOPE: float = from_bits(0x3C23D70A)
 """The fixed leaky_relu slope 0.01f: the binary32 value nearest to 0.01,
 bits 0x3C23D70A, exactly 0.00999999977648258209228515625."""
 
+_SLOPE_EXACT = Fraction(*LEAKY_RELU_SLOPE.as_integer_ratio())
 _MAGNITUDE_MASK = 0x7FFFFFFF
 _INF = math.inf
 # Every binary32 value of magnitude >= 2**23 is an integer.
@@ -133,21 +134,32 @@ def _round(q: Fraction, negative_zero: bool = False) -> float:
 # ---------------------------------------------------------------------------
 
 
-def _add(x: float, y: float) -> float:
-    """x + y for validated operands (shared by add and sub)."""
+def _add(x: float, y: float, subtract: bool) -> float:
+    """x + y, or x - y when *subtract*, for validated operands.
+
+    Subtraction is the addition of the negated y: y's sign (of an infinity,
+    a zero or its exact value) is flipped logically, never by arithmetic.
+    """
     if math.isnan(x) or math.isnan(y):
         return _nan()
-    if math.isinf(x):
-        if math.isinf(y) and (x > 0) != (y > 0):
-            return _nan()  # inf + -inf: invalid
-        return x
+    y_negative = _signbit(y) != subtract
     if math.isinf(y):
-        return y
-    total = _exact(x) + _exact(y)
+        if math.isinf(x) and _signbit(x) != y_negative:
+            return _nan()  # inf + -inf: invalid
+        return -_INF if y_negative else _INF
+    if math.isinf(x):
+        return x
+    # Exact sum on integers: both denominators are powers of two.
+    xn, xd = x.as_integer_ratio()
+    yn, yd = y.as_integer_ratio()
+    if subtract:
+        yn = -yn
+    denominator = builtins.max(xd, yd)
+    total = Fraction(xn * (denominator // xd) + yn * (denominator // yd), denominator)
     # An exact zero sum is +0 in round-to-nearest, except (-0) + (-0) = -0.
     # A nonzero sum of binary32 values is a multiple of 2**-149, so it never
     # underflows to zero: this is the only way to get a zero result.
-    negative_zero = x == 0.0 and y == 0.0 and _signbit(x) and _signbit(y)
+    negative_zero = x == 0.0 and y == 0.0 and _signbit(x) and y_negative
     return _round(total, negative_zero)
 
 
@@ -159,7 +171,7 @@ def add(x: float, y: float) -> float:
     (``x + -x == +0``, ``-0 + +0 == +0``) except ``-0 + -0 == -0``.  A
     finite sum beyond the binary32 range overflows to +-inf.
     """
-    return _add(_operand("add", 0, x), _operand("add", 1, y))
+    return _add(_operand("add", 0, x), _operand("add", 1, y), False)
 
 
 def sub(x: float, y: float) -> float:
@@ -169,9 +181,7 @@ def sub(x: float, y: float) -> float:
     difference is +0 (``x - x == +0``, ``-0 - -0 == +0``) except
     ``-0 - +0 == -0``.
     """
-    x = _operand("sub", 0, x)
-    y = _operand("sub", 1, y)
-    return _add(x, _flip_sign(y))
+    return _add(_operand("sub", 0, x), _operand("sub", 1, y), True)
 
 
 def mul(x: float, y: float) -> float:
@@ -192,7 +202,9 @@ def mul(x: float, y: float) -> float:
         if x == 0.0 or y == 0.0:
             return _nan()  # 0 * inf: invalid
         return -_INF if negative else _INF
-    return _round(_exact(x) * _exact(y), negative)
+    xn, xd = x.as_integer_ratio()
+    yn, yd = y.as_integer_ratio()
+    return _round(Fraction(xn * yn, xd * yd), negative)
 
 
 def div(x: float, y: float) -> float:
@@ -223,7 +235,9 @@ def _div(x: float, y: float) -> float:
         return _nan() if x == 0.0 else signed_inf
     if x == 0.0:
         return signed_zero
-    return _round(_exact(x) / _exact(y), negative)
+    xn, xd = x.as_integer_ratio()
+    yn, yd = y.as_integer_ratio()
+    return _round(Fraction(xn * yd, xd * yn), negative)
 
 
 def recip(x: float) -> float:
@@ -486,7 +500,7 @@ def leaky_relu(x: float) -> float:
         return x
     if math.isinf(x):
         return x
-    return _round(_exact(LEAKY_RELU_SLOPE) * _exact(x), True)
+    return _round(_SLOPE_EXACT * _exact(x), True)
 
 
 # ---------------------------------------------------------------------------
