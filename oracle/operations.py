@@ -40,6 +40,8 @@ FLOATING_SUM = PromotionRule(
     integer=Branch(Ar.INT32_EXACT_CHECKED, I32, Acc.EXACT_INTEGER),
 )
 
+POW_RULES = {"TT": TO_FLOAT32, "TW": INTEGER_EXPONENT, "WT": TO_FLOAT32}
+
 
 def ordered(accumulation: Acc, output: DType = F32, kept: tuple[int, ...] = ()) -> PromotionRule:
     """A Float32 rule whose terms combine by an ordered *accumulation*."""
@@ -60,14 +62,20 @@ _ANY = None
 _ONLY_F32_1 = ((F32,),)
 _ONLY_F32_2 = ((F32,), (F32,))
 
-_TABLE: list[tuple[str, Sequence[tuple[str, object]], PromotionRule, object, bool]] = [
-    # name, overloads, rule, dtype_operand_positions, public
+# A row's rule is one PromotionRule for all its overloads, or a mapping from
+# each overload's role letters to its rule.
+_Rules = PromotionRule | dict[str, PromotionRule]
+_Row = tuple[str, Sequence[tuple[str, object]], _Rules, object, bool]
+
+_TABLE: list[_Row] = [
+    # name, overloads, rule(s), dtype_operand_positions, public
     ("add", [("TT", _ANY)], NUMERIC, None, True),
     ("sub", [("TT", _ANY)], NUMERIC, None, True),
     ("elementwise_mul", [("TT", _ANY)], NUMERIC, None, True),
     ("mul", [("TT", _ANY), ("TW", _ANY)], NUMERIC, None, True),
     ("div", [("TT", _ANY)], TO_FLOAT32, None, True),
-    ("pow", [("TT", _ANY), ("TW", _ANY), ("WT", _ANY)], INTEGER_EXPONENT, None, True),
+    # Only tensor ** weak integer exponent may stay Int32; the other two are Float32.
+    ("pow", [("TT", _ANY), ("TW", _ANY), ("WT", _ANY)], POW_RULES, None, True),
     ("maximum", [("TT", _ONLY_F32_2)], TO_FLOAT32, None, True),
     ("minimum", [("TT", _ONLY_F32_2)], TO_FLOAT32, None, True),
     ("rem", [("TT", _ONLY_F32_2)], TO_FLOAT32, None, True),
@@ -119,16 +127,14 @@ _TABLE: list[tuple[str, Sequence[tuple[str, object]], PromotionRule, object, boo
 _ROLE_LETTERS = {"T": OperandRole.TENSOR, "W": OperandRole.WEAK_SCALAR}
 
 
-def _build(
-    row: tuple[str, Sequence[tuple[str, object]], PromotionRule, object, bool],
-) -> OperationSpec:
-    name, overloads, rule, positions, public = row
+def _build(row: _Row) -> OperationSpec:
+    name, overloads, rules, positions, public = row
     return OperationSpec(
         name=name,
         overloads=tuple(
             OperationOverload(
                 roles=tuple(_ROLE_LETTERS[letter] for letter in letters),
-                rule=rule,
+                rule=rules[letters] if isinstance(rules, dict) else rules,
                 tensor_domains=domains,  # type: ignore[arg-type]
             )
             for letters, domains in overloads
