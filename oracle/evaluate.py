@@ -1,0 +1,234 @@
+"""``oracle.expected``: the reference outcome of one operation call.
+
+The flow is the one of the whole project: the central planner fixes the plan;
+each dtype operand is materialised in its plan's ``convert_to`` dtype (one
+correct rounding of the exact value); the operation's reference rule computes
+the result; the outcome becomes an :class:`~oracle.expectation.Expectation`.
+Every failure the specification names -- planning errors, Int32 overflow at
+the plan's narrowing point, bad shapes and indices -- becomes an Expectation
+that requires that exception.
+
+Elementwise rules are scalar functions (``oracle.reference.exact``,
+``.integer``, ``.rounded``) applied under numpy-style broadcasting here;
+reductions and structured operations (``.accumulate``, ``.structured``) take
+whole tensors.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from . import binary32
+from .dtypes import DType, SimpleDType
+from .expectation import Bounded, Conformance, Expectation
+from .plan import Accumulation, Arithmetic, OperandRole, OperationPlan
+from .planner import OperationExecutionOptions, get_operation, resolve_operation_plan
+from .reference import accumulate, exact, integer, rounded, structured
+from .tensor import INT32_MAX, INT32_MIN, Tensor, unravel_index
+
+__all__ = ["REFERENCES", "Reference", "broadcast_shapes", "expected"]
+
+#: The exceptions a conforming call may be required to raise.
+SPECIFIED_ERRORS = (TypeError, ValueError, NotImplementedError, OverflowError, IndexError)
+
+
+@dataclass(frozen=True)
+class Reference:
+    """How the oracle evaluates one operation.
+
+    *float_rule* is the binary32 rule, *int_rule* the Int32 rule (elementwise
+    operations only); *tensor_rule* is a whole-tensor rule ``f(plan, *args)``.
+    *rounded* marks the correctly rounded class, *nan_bits* the operations
+    that copy NaN bits.
+    """
+
+    float_rule: Callable[..., Any] | None = None
+    int_rule: Callable[..., Any] | None = None
+    tensor_rule: Callable[..., Any] | None = None
+    rounded: bool = False
+    nan_bits: bool = False
+
+
+def _elementwise(name: str, *, int_name: str | None = None, nan_bits: bool = False) -> Reference:
+    return Reference(
+        float_rule=getattr(exact, name),
+        int_rule=getattr(integer, int_name) if int_name else None,
+        nan_bits=nan_bits,
+    )
+
+
+_EXACT_FLOAT = (
+    "div rem maximum minimum eq ne lt le logical_not leaky_relu sign recip sqrt "
+    "floor ceil round clamp"
+).split()
+_ROUNDED = "exp exp2 log log2 sin cos tanh erf rsqrt sigmoid silu softplus gelu elu".split()
+_TENSOR_RULES = {
+    **{
+        name: accumulate
+        for name in ("reduce_sum reduce_prod reduce_max reduce_min argmax argmin cumsum".split())
+    },
+    **{
+        name: structured
+        for name in (
+            "matmul conv_general gather scatter scatter_add "
+            "_sort_values _sort_indices _topk_values _topk_indices"
+        ).split()
+    },
+}
+_NAN_BIT_COPIES = {"gather", "scatter", "_sort_values", "_topk_values", "reduce_max", "reduce_min"}
+
+#: Operation name -> its reference rule.  Every registered operation has one.
+REFERENCES: dict[str, Reference] = {
+    "add": _elementwise("add", int_name="add"),
+    "sub": _elementwise("sub", int_name="sub"),
+    "mul": _elementwise("mul", int_name="mul"),
+    "elementwise_mul": _elementwise("mul", int_name="mul"),
+    "relu": _elementwise("relu", int_name="relu"),
+    "neg": _elementwise("neg", nan_bits=True),
+    "abs": _elementwise("abs", nan_bits=True),
+    "select": _elementwise("select", nan_bits=True),
+    "pow": Reference(float_rule=rounded.pow, int_rule=integer.pow, rounded=True),
+    **{name: _elementwise(name) for name in _EXACT_FLOAT},
+    **{name: Reference(float_rule=getattr(rounded, name), rounded=True) for name in _ROUNDED},
+    **{
+        name: Reference(tensor_rule=getattr(module, name), nan_bits=name in _NAN_BIT_COPIES)
+        for name, module in _TENSOR_RULES.items()
+    },
+}
+
+
+def broadcast_shapes(operation: str, shapes: Sequence[tuple[int, ...]]) -> tuple[int, ...]:
+    """numpy broadcasting of *shapes*; ValueError naming them when they clash."""
+    rank = max((len(shape) for shape in shapes), default=0)
+    padded = [(1,) * (rank - len(shape)) + tuple(shape) for shape in shapes]
+    result = []
+    for extents in zip(*padded):
+        sizes = {n for n in extents if n != 1}
+        if len(sizes) > 1:
+            raise ValueError(
+                f"{operation}: shapes {' and '.join(map(str, shapes))} do not broadcast"
+            )
+        result.append(sizes.pop() if sizes else 1)
+    return tuple(result)
+
+
+def _materialise(value: Any, operand_role: OperandRole, target: SimpleDType) -> Any:
+    """One operand in its plan's compute dtype: a Tensor, or a bare scalar value."""
+    if operand_role is OperandRole.WEAK_SCALAR:
+        if target is DType.Int32:
+            return int(value)
+        return binary32.round_to_binary32(value)
+    tensor: Tensor = value
+    if tensor.dtype is target:
+        return tensor
+    if target is DType.Float32 and tensor.dtype is DType.Int32:
+        return Tensor(
+            target, tensor.shape, tuple(binary32.round_to_binary32(v) for v in tensor.values)
+        )
+    raise AssertionError(f"no conversion from {tensor.dtype!r} to {target!r} in any plan")
+
+
+def _broadcast_values(operand: Any, shape: tuple[int, ...]) -> Sequence[Any]:
+    """The operand's values in row-major order of the broadcast *shape*."""
+    if not isinstance(operand, Tensor):
+        return itertools.repeat(operand, math.prod(shape))  # type: ignore[return-value]
+    if operand.shape == shape:
+        return operand.values
+    own = (1,) * (len(shape) - operand.ndim) + operand.shape
+    strides = []
+    step = 1
+    for extent in reversed(own):
+        strides.append(step if extent != 1 else 0)
+        step *= extent
+    strides.reverse()
+    ranges = [range(n) for n in shape]
+    return [
+        operand.values[sum(i * s for i, s in zip(index, strides))]
+        for index in itertools.product(*ranges)
+    ]
+
+
+def _check_int32(operation: str, values: Sequence[int], shape: tuple[int, ...]) -> None:
+    for flat, value in enumerate(values):
+        if not INT32_MIN <= value <= INT32_MAX:
+            where = unravel_index(flat, shape)
+            raise OverflowError(
+                f"{operation}: exact Int32 result {value} at {where} leaves "
+                f"[{INT32_MIN}, {INT32_MAX}]"
+            )
+
+
+def _evaluate_elementwise(
+    reference: Reference, plan: OperationPlan, operands: Sequence[Any]
+) -> tuple[Tensor, tuple[bool, ...] | None]:
+    integer_plan = plan.compute is not Arithmetic.BINARY32
+    rule = reference.int_rule if integer_plan else reference.float_rule
+    assert rule is not None, f"{plan.operation}: no rule for {plan.compute}"
+    shape = broadcast_shapes(
+        plan.operation, [o.shape if isinstance(o, Tensor) else () for o in operands]
+    )
+    columns = [_broadcast_values(o, shape) for o in operands]
+    results = [rule(*arguments) for arguments in zip(*columns)] if math.prod(shape) else []
+    exact_points = None
+    if reference.rounded and not integer_plan:
+        exact_points = tuple(flag for _, flag in results)
+        results = [value for value, _ in results]
+    if plan.compute is Arithmetic.INT32_EXACT_CHECKED:
+        _check_int32(plan.operation, results, shape)
+    return Tensor(plan.output, shape, tuple(results)), exact_points
+
+
+def _conformance(reference: Reference, plan: OperationPlan) -> Conformance:
+    if plan.accumulation is Accumulation.FLOATING:
+        return Conformance.BOUNDED
+    if reference.rounded and plan.compute is Arithmetic.BINARY32:
+        return Conformance.CORRECTLY_ROUNDED
+    return Conformance.EXACT
+
+
+def expected(
+    operation: str,
+    *args: Any,
+    accumulator_dtype: SimpleDType | None = None,
+    options: OperationExecutionOptions | None = None,
+) -> Expectation:
+    """The Expectation for ``operation(*args)``.
+
+    *args* are the operation's full forward arguments: :class:`Tensor`
+    operands, weak Python scalars and the non-dtype parameters (axes, ``k``,
+    flags, conv parameters).  The plan is resolved through the central
+    planner exactly as a backend resolves it.
+    """
+    try:
+        spec = get_operation(operation)
+        operands = [a.dtype if isinstance(a, Tensor) else a for a in spec.policy_operands(args)]
+        plan = resolve_operation_plan(
+            operation, *operands, accumulator_dtype=accumulator_dtype, options=options
+        )
+    except SPECIFIED_ERRORS as error:
+        return Expectation(operation, None, args, error=error)
+    reference = REFERENCES[operation]
+    positions = spec.dtype_operand_positions or range(len(plan.operands))
+    materialised = list(args)
+    for position, operand_plan in zip(positions, plan.operands):
+        materialised[position] = _materialise(
+            args[position], operand_plan.role, operand_plan.convert_to
+        )
+    conformance = _conformance(reference, plan)
+    common = {"nan_bits": reference.nan_bits, "conformance": conformance}
+    try:
+        if reference.tensor_rule is not None:
+            outcome = reference.tensor_rule(plan, *materialised)
+            if isinstance(outcome, Bounded):
+                return Expectation(
+                    operation, plan, args, bounds=outcome.intervals, shape=outcome.shape, **common
+                )
+            return Expectation(operation, plan, args, result=outcome, **common)
+        result, exact_points = _evaluate_elementwise(reference, plan, materialised)
+    except SPECIFIED_ERRORS as error:
+        return Expectation(operation, plan, args, error=error)
+    return Expectation(operation, plan, args, result=result, exact_points=exact_points, **common)
