@@ -6,6 +6,7 @@ operation registry and the central planner :func:`resolve_operation_plan`.
 """
 
 from .dtypes import CompoundDType, DType, DTypeCategory, SimpleDType
+from .evaluate import expected
 from .expectation import Bounded, Conformance, Expectation, Interval, Mismatch, Verdict
 from .plan import (
     Accumulation,
@@ -57,6 +58,7 @@ __all__ = [
     "SimpleDType",
     "Tensor",
     "Verdict",
+    "expected",
     "get_operation",
     "is_differentiable",
     "operation_execution_options",
