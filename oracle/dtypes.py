@@ -24,7 +24,11 @@ from __future__ import annotations
 import threading
 from typing import ClassVar
 
-__all__ = ["CompoundDType", "DType", "DTypeCategory", "SimpleDType"]
+__all__ = ["INT32_MAX", "INT32_MIN", "CompoundDType", "DType", "DTypeCategory", "SimpleDType"]
+
+#: The range of DType.Int32.
+INT32_MIN = -(2**31)
+INT32_MAX = 2**31 - 1
 
 
 class DType:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .dtypes import DType
+from .dtypes import INT32_MAX, INT32_MIN, DType
 
 __all__ = [
     "abstract_category",
@@ -22,9 +22,6 @@ __all__ = [
     "unregistered_operation",
     "weak_integer_range",
 ]
-
-INT32_MIN = -(2**31)
-INT32_MAX = 2**31 - 1
 
 
 def _at(operation: str, position: int) -> str:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import errors
-from .dtypes import DType, SimpleDType
+from .dtypes import INT32_MAX, INT32_MIN, DType, SimpleDType
 from .plan import Accumulation, Arithmetic, OperandPlan, OperandRole, OperationPlan
 
 __all__ = ["Branch", "PromotionRule", "WeakIntegers", "is_weak_integer", "is_weak_scalar"]
@@ -80,7 +80,7 @@ class PromotionRule:
                 target = operand if position in self.kept_positions else numeric_dtype
                 plans.append(OperandPlan(OperandRole.TENSOR, operand, target))
                 continue
-            if numeric_dtype is DType.Int32 and not -(2**31) <= int(operand) <= 2**31 - 1:
+            if numeric_dtype is DType.Int32 and not INT32_MIN <= int(operand) <= INT32_MAX:
                 raise errors.weak_integer_range(operation, position, int(operand))
             plans.append(OperandPlan(OperandRole.WEAK_SCALAR, None, numeric_dtype))
         return OperationPlan(
@@ -104,7 +104,7 @@ class PromotionRule:
             elif not is_weak_integer(operand):
                 return False
             elif self.weak_integers is WeakIntegers.EXPONENT and not (
-                0 <= int(operand) <= 2**31 - 1  # type: ignore[call-overload]
+                0 <= int(operand) <= INT32_MAX  # type: ignore[call-overload]
             ):
                 return False
         return True

@@ -24,12 +24,9 @@ from typing import Any
 import numpy as np
 
 from . import binary32
-from .dtypes import DType, SimpleDType
+from .dtypes import INT32_MAX, INT32_MIN, DType, SimpleDType
 
 __all__ = ["INT32_MAX", "INT32_MIN", "TENSOR_DTYPES", "Tensor", "unravel_index"]
-
-INT32_MIN = -(2**31)
-INT32_MAX = 2**31 - 1
 
 #: The dtypes a Tensor can hold, with their numpy storage dtypes.
 TENSOR_DTYPES: dict[SimpleDType, np.dtype] = {
