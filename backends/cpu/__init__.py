@@ -1,0 +1,86 @@
+"""The CPU backend: every plan executed with vectorised numpy.
+
+Native values
+-------------
+* A *tensor* is a plain ``numpy.ndarray`` (exactly that type; subclasses
+  such as masked arrays are refused) of dtype float32, int32 or bool in
+  native byte order, of any shape including 0-d.  Its dtype maps to
+  ``DType.Float32``, ``DType.Int32`` or ``DType.Bool``.  Any other array
+  dtype (float64, int64, float16, ...) is refused with a TypeError naming the
+  dtype, before planning and before any allocation.
+* A *weak scalar* is a real Python number (``int``, ``float``, ``bool``,
+  ``fractions.Fraction``) or a numpy scalar (``np.float32(1.5)``,
+  ``np.int64(3)``, ``np.bool_``): it has no dtype of its own, the planner
+  decides the branch from its value's kind, and the kernel materialises it
+  once in the plan's ``convert_to`` dtype (:mod:`backends.cpu.convert`).
+  Wrap a value in a 0-d array to pass a tensor instead.
+* Results are always new ``numpy.ndarray`` objects (0-d arrays, never numpy
+  scalars) of the plan's output dtype.
+
+Every kernel is ``kernel(backend, plan, *forward_args)``, reads the plan and
+never re-decides a dtype; every planning, shape, axis and index error is
+raised before ``allocated()`` is called.  The kernels live in one module per
+family: :mod:`~backends.cpu.elementwise`, :mod:`~backends.cpu.transcendental`,
+:mod:`~backends.cpu.reductions`, :mod:`~backends.cpu.structured`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from oracle import DType, Tensor
+
+from ..dispatch import KernelBackend
+from . import elementwise, reductions, structured, transcendental
+
+__all__ = ["KERNELS", "CPUBackend"]
+
+#: operation name -> kernel, every registered operation
+KERNELS = {
+    **elementwise.KERNELS,
+    **transcendental.KERNELS,
+    **reductions.KERNELS,
+    **structured.KERNELS,
+}
+
+_DTYPES = {
+    np.dtype(np.float32): DType.Float32,
+    np.dtype(np.int32): DType.Int32,
+    np.dtype(np.bool_): DType.Bool,
+}
+
+
+class CPUBackend(KernelBackend):
+    """Vectorised numpy execution of the central plans (backend name ``"cpu"``)."""
+
+    name = "cpu"
+    kernels = KERNELS
+
+    def dtype_of(self, value: Any) -> DType | None:
+        """The dtype of a native tensor; None for anything that is not an array.
+
+        An ndarray of another dtype, another byte order or an ndarray
+        subclass is a TypeError.
+        """
+        if not isinstance(value, np.ndarray):
+            return None
+        if type(value) is not np.ndarray:
+            raise TypeError(f"the cpu backend takes plain numpy arrays, not {type(value).__name__}")
+        dtype = _DTYPES.get(value.dtype)
+        if dtype is None or not value.dtype.isnative:
+            raise TypeError(
+                f"the cpu backend holds float32, int32 and bool arrays; got an array of "
+                f"dtype {value.dtype.str!r} ({value.dtype})"
+            )
+        return dtype
+
+    def from_tensor(self, tensor: Tensor) -> np.ndarray:
+        return tensor.to_numpy()
+
+    def to_tensor(self, native: Any) -> Tensor:
+        if not isinstance(native, np.ndarray):
+            raise TypeError(f"expected a numpy array, got {type(native).__name__}")
+        self.dtype_of(native)
+        return Tensor.from_numpy(native)
