@@ -1,0 +1,1605 @@
+"""The catalogue of boundary classes, measured from calls and derived from plans.
+
+A *boundary class* (:class:`Boundary`) names one situation a conforming
+backend must get right and a plausible kernel gets wrong: a signed zero, a
+NaN payload, an exact result on a binary32 rounding tie, a partial Int32 sum
+outside the range, a NaN in an argmax, a duplicate scatter index ...  Each
+member carries its :class:`Group` and a description.
+
+Two functions relate the catalogue to the rest of the suite:
+
+* :func:`classes_hit` *measures* which classes a :class:`~conformance.calls.Call`
+  hits, from its actual argument values (operand bit patterns, the exact
+  results of add/sub/mul/div, the partial sums of each reduction group in
+  logical order, the stable order of each sorted row ...).  Coverage is
+  therefore measured, never declared by whoever built the call.
+* :func:`applicable_classes` *derives* which classes can occur for an
+  :class:`~oracle.OperationPlan` from the plan itself: its operand roles and
+  source/compute dtypes, compute arithmetic, accumulation, output dtype and
+  the operation's call family (:mod:`conformance.calls`).  Two kinds of fact
+  need more than the plan's fields, and both are data here:
+
+  - which rounding/range/Int32-result classes are *reachable* for an exact
+    arithmetic operation given its operand domains -- e.g. an Int32 operand
+    of a mixed add is at most 2**31, so ``add(Float32, Int32->Float32)``
+    cannot overflow by one ULP, and a sum of binary32 values is a multiple of
+    2**-149, so add/sub never underflow inexactly.  :data:`FLOAT_WITNESSES`
+    and :data:`INT32_WITNESSES` list constructive operand pairs per class; a
+    class is applicable exactly when some witness fits the plan's operand
+    domains (a witness's class is checked by :func:`classes_hit` in the tests);
+  - which weak-scalar classes a plan can see: a class applies to a weak
+    position when one of its representative values (:data:`WEAK_REPRESENTATIVES`),
+    resolved through the central planner, selects this very plan.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import itertools
+import math
+import numbers
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from oracle import (
+    Accumulation,
+    Arithmetic,
+    DType,
+    OperandRole,
+    OperationPlan,
+    Tensor,
+    binary32,
+    resolve_operation_plan,
+)
+
+from .calls import Call, Family, ParameterKind, family_of, parameters_of
+
+__all__ = [
+    "FLOAT_WITNESSES",
+    "INT32_WITNESSES",
+    "SPECIAL_FLOAT_BITS",
+    "WEAK_REPRESENTATIVES",
+    "Boundary",
+    "Group",
+    "PlanFacts",
+    "applicable_classes",
+    "arithmetic_witnesses",
+    "classes_hit",
+    "classes_of_calls",
+    "fit_operands",
+    "plan_facts",
+    "weak_classes_of",
+    "weak_representatives",
+]
+
+F32, I32, BOOL = DType.Float32, DType.Int32, DType.Bool
+INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+MAX_FINITE = binary32.MAX_FINITE
+MIN_NORMAL = binary32.MIN_NORMAL
+MIN_SUBNORMAL = binary32.MIN_SUBNORMAL
+_QUIET_NAN_FRACTION = 0x00400000
+#: |exact result - midpoint| <= this fraction of an ULP counts as "next to a tie".
+NEAR_TIE_ULPS = Fraction(1, 2**20)
+#: a sum "cancels" when |exact sum| <= this fraction of the sum of magnitudes.
+CANCELLATION_RATIO = Fraction(1, 2**12)
+_OVERFLOW_THRESHOLD = Fraction(2**128 - 2**103)  # rounds to inf (a tie going to even inf)
+_ONE_ULP_BEYOND = Fraction(2**128)  # MAX_FINITE + one ULP
+
+
+class Group(enum.Enum):
+    """The families of boundary classes."""
+
+    FLOAT_VALUE = "Float32 operand values"
+    INT32_VALUE = "Int32 operand values"
+    CONVERSION = "Int32 to Float32 conversion"
+    ROUNDING = "binary32 rounding of an exact result"
+    RANGE = "overflow and underflow of an exact result"
+    INT32_RESULT = "Int32 result range"
+    SUM = "sums"
+    PRODUCT = "products"
+    EXTREMUM = "extremum rules"
+    ORDER = "sort and top-k order"
+    INDEX = "gather and scatter indices"
+    CONDITION = "select condition"
+    WEAK = "weak scalars"
+    SHAPE = "shapes"
+    PARAMETER = "non-dtype parameters"
+    ERROR = "error paths"
+
+
+class Boundary(enum.Enum):
+    """One boundary class: ``member.group`` and ``member.description``."""
+
+    # -- Float32 operand values (bit patterns of any Float32-source tensor element)
+    POSITIVE_ZERO = (Group.FLOAT_VALUE, "+0 (0x00000000) as an element")
+    NEGATIVE_ZERO = (Group.FLOAT_VALUE, "-0 (0x80000000) as an element")
+    POSITIVE_INF = (Group.FLOAT_VALUE, "+inf as an element")
+    NEGATIVE_INF = (Group.FLOAT_VALUE, "-inf as an element")
+    NAN_POSITIVE = (Group.FLOAT_VALUE, "a quiet NaN with the sign bit clear")
+    NAN_NEGATIVE = (Group.FLOAT_VALUE, "a quiet NaN with the sign bit set")
+    NAN_PAYLOAD = (Group.FLOAT_VALUE, "a NaN whose fraction is not the canonical 0x400000")
+    MIN_SUBNORMAL = (Group.FLOAT_VALUE, "the smallest subnormal +-2**-149 (0x00000001)")
+    MAX_SUBNORMAL = (Group.FLOAT_VALUE, "the largest subnormal +-0x007FFFFF")
+    MIN_NORMAL = (Group.FLOAT_VALUE, "the smallest normal +-2**-126 (0x00800000)")
+    MAX_FINITE = (Group.FLOAT_VALUE, "the largest finite +-0x7F7FFFFF")
+    # -- Int32 operand values (numeric Int32 tensors, not indices)
+    INT32_MAX = (Group.INT32_VALUE, "2**31 - 1 as an element")
+    INT32_MIN = (Group.INT32_VALUE, "-2**31 as an element")
+    INT32_ZERO = (Group.INT32_VALUE, "0 as an element")
+    INT32_MINUS_ONE = (Group.INT32_VALUE, "-1 as an element (-2**31 * -1 overflows)")
+    # -- conversion of Int32 tensor elements to Float32
+    INT32_TO_FLOAT32_TIE = (
+        Group.CONVERSION,
+        "an Int32 element converted to Float32 that is a binary32 midpoint (2**24 + 1)",
+    )
+    INT32_TO_FLOAT32_INEXACT = (
+        Group.CONVERSION,
+        "an Int32 element converted to Float32 that rounds and is not a midpoint",
+    )
+    # -- rounding of the exact result of add/sub/mul/div
+    TIE_TO_EVEN_DOWN = (
+        Group.ROUNDING,
+        "the exact result is a binary32 midpoint and ties-to-even rounds toward zero",
+    )
+    TIE_TO_EVEN_UP = (
+        Group.ROUNDING,
+        "the exact result is a binary32 midpoint and ties-to-even rounds away from zero",
+    )
+    NEAR_TIE_BELOW = (
+        Group.ROUNDING,
+        "the exact result lies just inside a midpoint (within 2**-20 ULP), rounding toward zero",
+    )
+    NEAR_TIE_ABOVE = (
+        Group.ROUNDING,
+        "the exact result lies just beyond a midpoint (within 2**-20 ULP), rounding away from 0",
+    )
+    # -- range of the exact result of add/sub/mul/div
+    OVERFLOW_BY_ONE_ULP = (
+        Group.RANGE,
+        "the exact result overflows by at most one ULP: |r| in [2**128 - 2**103, 2**128]",
+    )
+    ROUNDS_TO_MAX_FINITE = (Group.RANGE, "the exact result rounds to +-MAX_FINITE")
+    SUBNORMAL_RESULT = (Group.RANGE, "the exact result rounds to a nonzero subnormal")
+    UNDERFLOW_TO_ZERO = (Group.RANGE, "a nonzero exact result rounds to a zero")
+    UNDERFLOW_TO_MIN_SUBNORMAL = (
+        Group.RANGE,
+        "an exact result below the subnormal grid rounds to +-2**-149",
+    )
+    ROUNDS_UP_TO_MIN_NORMAL = (
+        Group.RANGE,
+        "an exact result below 2**-126 rounds up to the smallest normal",
+    )
+    # -- Int32 results (elementwise exact results, reduction and matmul sums)
+    INT32_RESULT_AT_LIMIT = (Group.INT32_RESULT, "an exact result is 2**31 - 1 or -2**31")
+    INT32_RESULT_JUST_OUTSIDE = (
+        Group.INT32_RESULT,
+        "an exact result is 2**31 or -2**31 - 1 (OverflowError)",
+    )
+    INT32_RESULT_OVERFLOW = (Group.INT32_RESULT, "an exact result leaves Int32 (OverflowError)")
+    INT32_PARTIAL_SUM_OUTSIDE = (
+        Group.INT32_RESULT,
+        "a partial sum in logical order leaves Int32 while the group's final sum fits",
+    )
+    INT32_TERM_OUTSIDE = (
+        Group.INT32_RESULT,
+        "a matmul product term leaves Int32 while the final sum fits",
+    )
+    # -- Float32 sums (FLOATING and SEQUENTIAL_BINARY32 accumulation groups)
+    SUM_CANCELLATION = (
+        Group.SUM,
+        "|exact sum| <= 2**-12 * sum of |terms| (catastrophic cancellation)",
+    )
+    SUM_ORDER_SENSITIVE = (
+        Group.SUM,
+        "sequential binary32 sums in ascending and descending order differ",
+    )
+    SUM_WIDTH_SENSITIVE = (
+        Group.SUM,
+        "the sequential binary32 sum differs from the sequential binary64 sum rounded once",
+    )
+    SUM_INTERMEDIATE_OVERFLOW = (
+        Group.SUM,
+        "a sequential binary32 partial sum overflows while the exact sum rounds to a finite value",
+    )
+    SUM_INF_MINUS_INF = (Group.SUM, "a group holds both +inf and -inf terms (NaN)")
+    SUM_ALL_NEGATIVE_ZERO = (Group.SUM, "every term of a group is -0 (sums start at +0)")
+    EMPTY_REDUCTION = (Group.SUM, "a sum or product over zero terms (+0, 1 or Int32 0)")
+    # -- Float32 products (SEQUENTIAL_BINARY32_PRODUCT groups)
+    PRODUCT_ORDER_SENSITIVE = (
+        Group.PRODUCT,
+        "sequential products in ascending and descending order differ",
+    )
+    PRODUCT_INTERMEDIATE_OVERFLOW = (
+        Group.PRODUCT,
+        "a partial product overflows while the exact product rounds to a finite value",
+    )
+    PRODUCT_INTERMEDIATE_UNDERFLOW = (
+        Group.PRODUCT,
+        "a partial product rounds to zero while the exact product rounds to a nonzero value",
+    )
+    PRODUCT_ZERO_TIMES_INF = (Group.PRODUCT, "a group holds a zero and an infinity (NaN)")
+    # -- extremum rules (maximum, minimum, clamp, reduce_max/min, argmax/argmin)
+    EXTREMUM_ZERO_TIE_NEG_FIRST = (
+        Group.EXTREMUM,
+        "the extremum is zero, both zeros occur and -0 comes first",
+    )
+    EXTREMUM_ZERO_TIE_POS_FIRST = (
+        Group.EXTREMUM,
+        "the extremum is zero, both zeros occur and +0 comes first",
+    )
+    EXTREMUM_NAN_FIRST = (Group.EXTREMUM, "the first element of a group is NaN")
+    EXTREMUM_NAN_LATER = (
+        Group.EXTREMUM,
+        "a NaN occurs after a non-NaN first element of a group",
+    )
+    EXTREMUM_NANS_DIFFERENT_BITS = (
+        Group.EXTREMUM,
+        "a group holds NaNs with different bit patterns (the first one wins)",
+    )
+    EXTREMUM_VALUE_TIE = (
+        Group.EXTREMUM,
+        "a nonzero extreme value occurs more than once (the first index wins)",
+    )
+    # -- sort/topk order (stable; NaNs one class, last ascending; -0 == +0)
+    SORT_NAN = (Group.ORDER, "a row holds a NaN and a non-NaN")
+    SORT_NANS_DIFFERENT_BITS = (Group.ORDER, "a row holds NaNs with different bit patterns")
+    SORT_TIE = (Group.ORDER, "a row holds equal nonzero non-NaN values (stability)")
+    SORT_ZEROS_NEG_FIRST = (Group.ORDER, "a row holds -0 before +0")
+    SORT_ZEROS_POS_FIRST = (Group.ORDER, "a row holds +0 before -0")
+    TOPK_TIE_AT_CUTOFF = (
+        Group.ORDER,
+        "the k-th and (k+1)-th elements of the stable order compare equal",
+    )
+    TOPK_NAN_SELECTED = (Group.ORDER, "a NaN is among the k selected elements")
+    # -- indices of gather/scatter/scatter_add
+    INDEX_FIRST = (Group.INDEX, "index 0 occurs")
+    INDEX_LAST = (Group.INDEX, "index n - 1 occurs")
+    INDEX_DUPLICATE = (Group.INDEX, "an index occurs more than once")
+    INDEX_EMPTY = (Group.INDEX, "there are no indices")
+    # -- select's condition
+    CONDITION_MIXED = (Group.CONDITION, "the condition holds both True and False")
+    # -- weak scalars
+    WEAK_NONNEGATIVE_INT = (Group.WEAK, "a weak int in [0, 2**31 - 2]")
+    WEAK_NEGATIVE_INT = (Group.WEAK, "a weak int in [-2**31 + 1, -1]")
+    WEAK_INT32_MAX = (Group.WEAK, "the weak int 2**31 - 1")
+    WEAK_INT32_MIN = (Group.WEAK, "the weak int -2**31")
+    WEAK_TWO_POW_31 = (Group.WEAK, "the weak int 2**31")
+    WEAK_BELOW_INT32_MIN = (Group.WEAK, "the weak int -2**31 - 1")
+    WEAK_FAR_OUTSIDE_INT32 = (Group.WEAK, "a weak int beyond 2**31 or below -2**31 - 1")
+    WEAK_BOOL = (Group.WEAK, "a weak bool (selects the floating kind)")
+    WEAK_FLOAT = (Group.WEAK, "a weak float")
+    WEAK_FLOAT_SPECIAL = (Group.WEAK, "a weak NaN, infinity or signed zero float")
+    WEAK_FLOAT_INEXACT = (Group.WEAK, "a weak finite float that is not a binary32 value")
+    WEAK_FRACTION = (Group.WEAK, "a weak fractions.Fraction")
+    WEAK_NUMPY_SCALAR = (Group.WEAK, "a weak numpy scalar")
+    WEAK_CONVERSION_TIE = (
+        Group.WEAK,
+        "a weak scalar materialised as Float32 whose exact value is a binary32 midpoint",
+    )
+    WEAK_ROUNDS_TO_INF = (
+        Group.WEAK,
+        "a finite weak scalar materialised as Float32 that rounds to +-inf",
+    )
+    # -- shapes
+    SHAPE_SCALAR = (Group.SHAPE, "a 0-d tensor operand")
+    SHAPE_EMPTY = (Group.SHAPE, "a tensor operand with no elements")
+    SHAPE_BROADCAST = (Group.SHAPE, "tensor operands of different shapes that broadcast")
+    # -- non-dtype parameters
+    AXIS_NONE = (Group.PARAMETER, "axis=None (reduce everything / flat index)")
+    AXIS_NEGATIVE = (Group.PARAMETER, "a negative axis")
+    AXIS_MULTIPLE = (Group.PARAMETER, "a tuple of two or more axes")
+    AXIS_EMPTY_TUPLE = (Group.PARAMETER, "axis=() (reduce over no axis)")
+    KEEPDIMS = (Group.PARAMETER, "keepdims=True")
+    CONV_STRIDE = (Group.PARAMETER, "a window stride above 1")
+    CONV_PADDING = (Group.PARAMETER, "nonzero padding")
+    CONV_LHS_DILATION = (Group.PARAMETER, "an lhs (input) dilation above 1")
+    CONV_RHS_DILATION = (Group.PARAMETER, "an rhs (window) dilation above 1")
+    CONV_GROUPS = (Group.PARAMETER, "feature_group_count above 1")
+    CONV_TWO_SPATIAL = (Group.PARAMETER, "two spatial dimensions")
+    SORT_DESCENDING = (Group.PARAMETER, "descending=True")
+    TOPK_SMALLEST = (Group.PARAMETER, "largest=False")
+    TOPK_K_ZERO = (Group.PARAMETER, "k=0")
+    TOPK_K_ALL = (Group.PARAMETER, "k equal to the axis length")
+    # -- error paths
+    ERROR_SHAPE_MISMATCH = (Group.ERROR, "operand shapes that do not fit (ValueError)")
+    ERROR_BAD_AXIS = (Group.ERROR, "an axis out of range or repeated")
+    ERROR_EMPTY_EXTREMUM = (Group.ERROR, "an extremum over an empty group (ValueError)")
+    ERROR_INDEX_NEGATIVE = (Group.ERROR, "a negative index (IndexError, never wraps)")
+    ERROR_INDEX_TOO_LARGE = (Group.ERROR, "an index >= n (IndexError)")
+    ERROR_SCATTER_DUPLICATE = (Group.ERROR, "duplicate scatter indices (ValueError)")
+
+    @property
+    def group(self) -> Group:
+        return self.value[0]
+
+    @property
+    def description(self) -> str:
+        return self.value[1]
+
+    def __repr__(self) -> str:
+        return f"Boundary.{self.name}"
+
+
+B = Boundary
+
+#: Bit patterns of the special Float32 values (both signs where it matters).
+SPECIAL_FLOAT_BITS: dict[str, tuple[int, ...]] = {
+    "zero": (0x00000000, 0x80000000),
+    "inf": (0x7F800000, 0xFF800000),
+    "nan": (0x7FC00000, 0xFFC00000, 0x7FC00001, 0x7FFFFFFF, 0xFFD2A4C6, 0x7FA00000 | 0x400000),
+    "min_subnormal": (0x00000001, 0x80000001),
+    "max_subnormal": (0x007FFFFF, 0x807FFFFF),
+    "min_normal": (0x00800000, 0x80800000),
+    "max_finite": (0x7F7FFFFF, 0xFF7FFFFF),
+}
+
+
+# ---------------------------------------------------------------------------
+# Plan facts: what applicability is derived from
+# ---------------------------------------------------------------------------
+
+_EXTREMUM_ACCUMULATIONS = {
+    Accumulation.MAXIMUM: "max",
+    Accumulation.MINIMUM: "min",
+    Accumulation.ARGMAX: "max",
+    Accumulation.ARGMIN: "min",
+}
+#: Elementwise operations that apply an extremum rule, with the rule per operand pair:
+#: maximum(x, y); minimum(x, y); clamp(x, lo, hi) = minimum(maximum(x, lo), hi),
+#: measured as the pairs (x, lo) under max and (x, hi) under min.
+ELEMENTWISE_EXTREMA: dict[str, tuple[tuple[int, int, str], ...]] = {
+    "maximum": ((0, 1, "max"),),
+    "minimum": ((0, 1, "min"),),
+    "clamp": ((0, 1, "max"), (0, 2, "min")),
+}
+
+_SUM_ACCUMULATIONS = (Accumulation.FLOATING, Accumulation.SEQUENTIAL_BINARY32)
+
+
+@dataclass(frozen=True)
+class PlanFacts:
+    """What :func:`applicable_classes` and :func:`classes_hit` read off a plan."""
+
+    plan: OperationPlan
+    family: Family
+    float_positions: tuple[int, ...]  #: tensors stored as Float32
+    int_positions: tuple[int, ...]  #: numeric Int32 tensors (converted or integer compute)
+    converted_int_positions: tuple[int, ...]  #: Int32 tensors materialised as Float32
+    index_positions: tuple[int, ...]  #: Int32 tensors kept as Int32 in a binary32 plan
+    bool_positions: tuple[int, ...]  #: Bool tensors (select's condition)
+    weak_positions: tuple[int, ...]
+    tensor_count: int
+    parameter_kinds: tuple[tuple[str, ParameterKind], ...]
+
+    @property
+    def extremum_rule(self) -> str | None:
+        return _EXTREMUM_ACCUMULATIONS.get(self.plan.accumulation)  # type: ignore[arg-type]
+
+    @property
+    def has_axis(self) -> bool:
+        return any(name == "axis" for name, _ in self.parameter_kinds)
+
+    def axis_kind(self) -> ParameterKind | None:
+        return next((kind for name, kind in self.parameter_kinds if name == "axis"), None)
+
+
+@functools.cache
+def plan_facts(plan: OperationPlan) -> PlanFacts:
+    """The facts of *plan* (cached)."""
+    positions: dict[str, list[int]] = {
+        k: [] for k in ("float", "int", "converted", "index", "bool", "weak")
+    }
+    integer_compute = plan.compute is not Arithmetic.BINARY32
+    for index, operand in enumerate(plan.operands):
+        if operand.role is OperandRole.WEAK_SCALAR:
+            positions["weak"].append(index)
+        elif operand.dtype is F32:
+            positions["float"].append(index)
+        elif operand.dtype is BOOL:
+            positions["bool"].append(index)
+        elif operand.dtype is I32:
+            if operand.convert_to is F32:
+                positions["converted"].append(index)
+                positions["int"].append(index)
+            elif integer_compute:
+                positions["int"].append(index)
+            else:
+                positions["index"].append(index)
+    return PlanFacts(
+        plan=plan,
+        family=family_of(plan.operation),
+        float_positions=tuple(positions["float"]),
+        int_positions=tuple(positions["int"]),
+        converted_int_positions=tuple(positions["converted"]),
+        index_positions=tuple(positions["index"]),
+        bool_positions=tuple(positions["bool"]),
+        weak_positions=tuple(positions["weak"]),
+        tensor_count=sum(o.role is OperandRole.TENSOR for o in plan.operands),
+        parameter_kinds=tuple((p.name, p.kind) for p in parameters_of(plan.operation)),
+    )
+
+
+# ---------------------------------------------------------------------------
+# Exact arithmetic: the operations whose exact results are classified
+# ---------------------------------------------------------------------------
+
+
+def _int_pow(base: int, exponent: int) -> int | None:
+    """base**exponent for a non-negative exponent, without huge powers.
+
+    A result certainly beyond 2**64 in magnitude is returned as +-2**64 (far
+    outside Int32; its sign is right).  A negative exponent gives None.
+    """
+    if exponent < 0:
+        return None
+    if base in (0, 1):
+        return 1 if exponent == 0 else base
+    if base == -1:
+        return -1 if exponent % 2 else 1
+    if exponent > 64:
+        return -(2**64) if base < 0 and exponent % 2 else 2**64
+    return base**exponent
+
+
+#: Operation -> exact binary function on Fractions (None when undefined).
+_EXACT_FLOAT: dict[str, Any] = {
+    "add": lambda x, y: x + y,
+    "sub": lambda x, y: x - y,
+    "mul": lambda x, y: x * y,
+    "elementwise_mul": lambda x, y: x * y,
+    "div": lambda x, y: x / y if y != 0 else None,
+}
+#: Operation -> exact binary function on ints (Int32 checked plans).
+_EXACT_INT: dict[str, Any] = {
+    "add": lambda x, y: x + y,
+    "sub": lambda x, y: x - y,
+    "mul": lambda x, y: x * y,
+    "elementwise_mul": lambda x, y: x * y,
+    "pow": _int_pow,
+}
+_COMMUTATIVE = {"add", "mul", "elementwise_mul"}
+_WITNESS_NAME = {"elementwise_mul": "mul"}
+
+
+def _mul_near_tie(residue: int) -> tuple[int, int]:
+    """24-bit integers x, y with x*y in [2**47, 2**48) and x*y = residue (mod 2**24)."""
+    modulus = 2**24
+    for x in range(modulus - 1, modulus // 2, -2):
+        y = residue * pow(x, -1, modulus) % modulus
+        if modulus // 2 <= y < modulus and 2**47 <= x * y < 2**48:
+            return x, y
+    raise AssertionError("no near-tie product found")  # pragma: no cover
+
+
+def _div_near_tie(side: int) -> tuple[int, int]:
+    """24-bit integers a, b with a/b = M/2**25 - side/(b*2**25), M odd (a midpoint)."""
+    modulus = 2**25
+    for m in range(2**24 + 1, modulus, 2):
+        b = side * pow(m, -1, modulus) % modulus
+        if 2**22 <= b < 2**24 and (m * b - side) % modulus == 0:
+            a = (m * b - side) // modulus
+            if 0 < a < 2**24:
+                return a, b
+    raise AssertionError("no near-tie quotient found")  # pragma: no cover
+
+
+_MS = MIN_SUBNORMAL
+_ONE_MINUS = binary32.from_bits(0x3F7FFFFF)  # 1 - 2**-24
+
+#: Constructive operand pairs per exact arithmetic and class (Float32 plans).
+#: Values are ints or floats, all exactly binary32; an int also fits an Int32
+#: operand.  sub's pairs are add's with the second operand negated.
+FLOAT_WITNESSES: dict[str, dict[Boundary, tuple[tuple[Any, Any], ...]]] = {
+    "add": {
+        B.TIE_TO_EVEN_DOWN: ((2**24, 1), (1.0, 2.0**-24)),
+        B.TIE_TO_EVEN_UP: ((2**24 + 2, 1), (1.0 + 2.0**-23, 2.0**-24)),
+        B.NEAR_TIE_BELOW: ((2**44, 2**20 - 1), (1.0, 2.0**-24 - 2.0**-48)),
+        B.NEAR_TIE_ABOVE: ((2**44, 2**20 + 1), (1.0, 2.0**-24 + 2.0**-47)),
+        B.OVERFLOW_BY_ONE_ULP: ((MAX_FINITE, 2.0**103), (MAX_FINITE, 2.0**104)),
+        B.ROUNDS_TO_MAX_FINITE: ((MAX_FINITE, 1), (MAX_FINITE, 2.0**102)),
+        B.SUBNORMAL_RESULT: ((_MS, 0), (MIN_NORMAL, -_MS)),
+        # UNDERFLOW_*, ROUNDS_UP_TO_MIN_NORMAL: unreachable, every exact sum of
+        # binary32 values is a multiple of 2**-149.
+    },
+    "mul": {
+        B.TIE_TO_EVEN_DOWN: ((4097, 4097),),
+        B.TIE_TO_EVEN_UP: ((4097, 4099),),
+        B.NEAR_TIE_BELOW: (_mul_near_tie(2**23 - 1),),
+        B.NEAR_TIE_ABOVE: (_mul_near_tie(2**23 + 1),),
+        B.OVERFLOW_BY_ONE_ULP: ((2.0**126, 4), (2.0**127, 2)),
+        B.ROUNDS_TO_MAX_FINITE: ((MAX_FINITE, 1),),
+        B.SUBNORMAL_RESULT: ((_MS, 3), (MIN_NORMAL, 0.5)),
+        B.UNDERFLOW_TO_ZERO: ((_MS, 0.5),),
+        B.UNDERFLOW_TO_MIN_SUBNORMAL: ((_MS, 0.75),),
+        B.ROUNDS_UP_TO_MIN_NORMAL: ((_ONE_MINUS, MIN_NORMAL),),
+    },
+    "div": {
+        # A quotient can be a midpoint only on the subnormal grid.
+        B.TIE_TO_EVEN_DOWN: ((5 * _MS, 2),),
+        B.TIE_TO_EVEN_UP: ((3 * _MS, 2),),
+        B.NEAR_TIE_BELOW: (_div_near_tie(1),),
+        B.NEAR_TIE_ABOVE: (_div_near_tie(-1),),
+        B.OVERFLOW_BY_ONE_ULP: ((MAX_FINITE, _ONE_MINUS), (1, 2.0**-128)),
+        B.ROUNDS_TO_MAX_FINITE: ((MAX_FINITE, 1), (2**24 - 1, 2.0**-104)),
+        B.SUBNORMAL_RESULT: ((MIN_NORMAL, 2), (1, 2.0**127)),
+        B.UNDERFLOW_TO_ZERO: ((_MS, 2),),
+        B.UNDERFLOW_TO_MIN_SUBNORMAL: ((3 * _MS, 4), (_MS, 1.5)),
+        B.ROUNDS_UP_TO_MIN_NORMAL: ((binary32.from_bits(0x00FFFFFF), 2),),
+    },
+}
+FLOAT_WITNESSES["sub"] = {
+    cls: tuple((x, -y) for x, y in pairs) for cls, pairs in FLOAT_WITNESSES["add"].items()
+}
+
+_JUST_OUTSIDE_ADD = ((INT32_MAX, 1), (INT32_MIN, -1))
+#: Constructive operand pairs per exact integer arithmetic and class (Int32 plans).
+INT32_WITNESSES: dict[str, dict[Boundary, tuple[tuple[int, int], ...]]] = {
+    "add": {
+        B.INT32_RESULT_AT_LIMIT: ((INT32_MAX - 1, 1), (INT32_MIN + 1, -1)),
+        B.INT32_RESULT_JUST_OUTSIDE: _JUST_OUTSIDE_ADD,
+        B.INT32_RESULT_OVERFLOW: ((INT32_MAX, INT32_MAX), *_JUST_OUTSIDE_ADD),
+    },
+    "sub": {
+        B.INT32_RESULT_AT_LIMIT: ((INT32_MAX - 1, -1), (INT32_MIN + 1, 1)),
+        B.INT32_RESULT_JUST_OUTSIDE: ((INT32_MIN, 1), (0, INT32_MIN)),
+        B.INT32_RESULT_OVERFLOW: ((INT32_MIN, INT32_MAX), (INT32_MIN, 1)),
+    },
+    "mul": {
+        B.INT32_RESULT_AT_LIMIT: ((-(2**30), 2), (INT32_MAX, 1), (INT32_MIN, 1)),
+        B.INT32_RESULT_JUST_OUTSIDE: ((2**30, 2), (INT32_MIN, -1), (3, -715827883)),
+        B.INT32_RESULT_OVERFLOW: ((65536, 65536), (2**30, 2), (INT32_MIN, -1)),
+    },
+    "pow": {
+        B.INT32_RESULT_AT_LIMIT: ((-2, 31), (INT32_MAX, 1), (INT32_MIN, 1)),
+        B.INT32_RESULT_JUST_OUTSIDE: ((2, 31),),
+        B.INT32_RESULT_OVERFLOW: ((2, 31), (3, 2**31 - 1), (46341, 2)),
+    },
+}
+
+
+def _exact_fraction(value: Any) -> Fraction | None:
+    if isinstance(value, (bool, np.bool_)):
+        return Fraction(int(value))
+    if isinstance(value, numbers.Integral):
+        return Fraction(int(value))
+    if isinstance(value, Fraction):
+        return value
+    as_float = float(value)  # type: ignore[arg-type]
+    if math.isnan(as_float) or math.isinf(as_float):
+        return None
+    return Fraction(as_float)
+
+
+def _neutral_weak(plan: OperationPlan, position: int) -> Any:
+    """A weak value at *position* that (with the others neutral) selects *plan*."""
+    return weak_representatives(plan)[position][0]
+
+
+def _policy_with(plan: OperationPlan, values: dict[int, Any]) -> tuple[Any, ...]:
+    operands = []
+    for index, operand in enumerate(plan.operands):
+        if index in values:
+            operands.append(values[index])
+        elif operand.role is OperandRole.TENSOR:
+            operands.append(operand.dtype)
+        else:
+            operands.append(_neutral_weak(plan, index))
+    return tuple(operands)
+
+
+def _selects(plan: OperationPlan, operands: Sequence[Any]) -> bool:
+    try:
+        return (
+            resolve_operation_plan(
+                plan.operation, *operands, accumulator_dtype=plan.accumulator_dtype
+            )
+            == plan
+        )
+    except (TypeError, ValueError, OverflowError, NotImplementedError):
+        return False
+
+
+def _materialised(value: Any, target: Any) -> Any:
+    """A weak or Int32 value materialised in *target* (int or binary32 float)."""
+    if target is I32:
+        return int(value)
+    return binary32.round_to_binary32(value)
+
+
+def _same_exact(a: Any, b: Any) -> bool:
+    """Same real value (any NaN matches any NaN; zeros must agree in sign)."""
+    a_nan = isinstance(a, float) and math.isnan(a)
+    b_nan = isinstance(b, float) and math.isnan(b)
+    if a_nan or b_nan:
+        return a_nan and b_nan
+    if a != b:
+        return False
+    if a == 0 and isinstance(a, float) and isinstance(b, float):
+        return math.copysign(1.0, a) == math.copysign(1.0, b)
+    return True
+
+
+def _weak_forms(value: Any) -> list[Any]:
+    if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
+        return [value]
+    if isinstance(value, float) and value == 0 and math.copysign(1.0, value) < 0:
+        return [value]
+    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
+        return [int(value), float(value)]
+    return [float(value)]
+
+
+def fit_operands(plan: OperationPlan, values: Sequence[Any]) -> tuple[Any, ...] | None:
+    """Concrete operand values realising the exact *values* under *plan*, or None.
+
+    Floats for Float32 tensors, ints for Int32 tensors (exactly convertible
+    when the plan converts them), and for weak operands an int or float form
+    whose materialisation is exactly the value and which selects *plan*.
+    """
+    chosen: list[Any] = []
+    weak_forms: dict[int, list[Any]] = {}
+    for index, (operand, value) in enumerate(zip(plan.operands, values)):
+        if operand.role is OperandRole.WEAK_SCALAR:
+            weak_forms[index] = [
+                f
+                for f in _weak_forms(value)
+                if _same_exact(_materialised(f, operand.convert_to), value)
+            ]
+            chosen.append(None)
+        elif operand.dtype is F32:
+            if isinstance(value, bool):
+                return None
+            as_float = float(value)
+            if not _same_exact(as_float, value) or not binary32.is_binary32(as_float):
+                return None
+            chosen.append(as_float)
+        elif operand.dtype is I32:
+            if isinstance(value, bool) or not (
+                isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+            ):
+                return None
+            if isinstance(value, float) and math.copysign(1.0, value) < 0 and value == 0:
+                return None
+            as_int = int(value)
+            if not INT32_MIN <= as_int <= INT32_MAX:
+                return None
+            if _materialised(as_int, operand.convert_to) != as_int:
+                return None
+            chosen.append(as_int)
+        else:  # Bool
+            if not isinstance(value, bool):
+                return None
+            chosen.append(value)
+    positions = list(weak_forms)
+    for combination in itertools.product(*(weak_forms[p] for p in positions)):
+        weak = dict(zip(positions, combination))
+        if _selects(plan, _policy_with(plan, weak)):
+            for position, form in weak.items():
+                chosen[position] = form
+            return tuple(chosen)
+    return None
+
+
+@functools.cache
+def arithmetic_witnesses(plan: OperationPlan) -> dict[Boundary, tuple[tuple[Any, ...], ...]]:
+    """Operand values per rounding/range/Int32-result class reachable under *plan*.
+
+    Each entry is a tuple of concrete policy-operand values (floats for Float32
+    tensors, ints for Int32 tensors, typed weak scalars) whose exact result
+    hits the class.  Empty for plans without such an exact arithmetic.
+    """
+    facts = plan_facts(plan)
+    if facts.family is not Family.ELEMENTWISE or len(plan.operands) != 2:
+        return {}
+    name = _WITNESS_NAME.get(plan.operation, plan.operation)
+    if plan.compute is Arithmetic.BINARY32 and plan.operation in _EXACT_FLOAT:
+        table = FLOAT_WITNESSES.get(name, {})
+    elif plan.compute is Arithmetic.INT32_EXACT_CHECKED and plan.operation in _EXACT_INT:
+        table = INT32_WITNESSES.get(name, {})
+    else:
+        return {}
+    result: dict[Boundary, tuple[tuple[Any, ...], ...]] = {}
+    for cls, pairs in table.items():
+        fitted = []
+        for x, y in pairs:
+            orders = [(x, y), (y, x)] if plan.operation in _COMMUTATIVE else [(x, y)]
+            for pair in orders:
+                operands = fit_operands(plan, pair)
+                if operands is not None and operands not in fitted:
+                    fitted.append(operands)
+        if fitted:
+            result[cls] = tuple(fitted)
+    return result
+
+
+# ---------------------------------------------------------------------------
+# Weak scalars
+# ---------------------------------------------------------------------------
+
+#: Representative values of each weak class (used to derive applicability by
+#: resolving them through the planner, and as constructive examples).
+WEAK_REPRESENTATIVES: dict[Boundary, tuple[Any, ...]] = {
+    B.WEAK_NONNEGATIVE_INT: (2, 0, 7),
+    B.WEAK_NEGATIVE_INT: (-1, -3),
+    B.WEAK_INT32_MAX: (INT32_MAX,),
+    B.WEAK_INT32_MIN: (INT32_MIN,),
+    B.WEAK_TWO_POW_31: (2**31,),
+    B.WEAK_BELOW_INT32_MIN: (INT32_MIN - 1,),
+    B.WEAK_FAR_OUTSIDE_INT32: (2**40, -(2**64)),
+    B.WEAK_BOOL: (True, False),
+    B.WEAK_FLOAT: (0.5, 2.0, -3.25),
+    B.WEAK_FLOAT_SPECIAL: (math.nan, math.inf, -math.inf, -0.0, 0.0),
+    B.WEAK_FLOAT_INEXACT: (0.1, -1e-50),
+    B.WEAK_FRACTION: (Fraction(1, 3), Fraction(-5, 2)),
+    B.WEAK_NUMPY_SCALAR: (
+        np.float32(1.5),
+        np.float64(0.1),
+        np.int64(3),
+        np.int32(-2),
+        np.bool_(True),
+    ),
+    B.WEAK_CONVERSION_TIE: (2**24 + 1, 16777217.0, Fraction(2**25 + 2)),
+    B.WEAK_ROUNDS_TO_INF: (2**128, 1e39, -1e39, Fraction(10**39)),
+}
+_FLOAT32_ONLY_WEAK = {B.WEAK_CONVERSION_TIE, B.WEAK_ROUNDS_TO_INF, B.WEAK_FLOAT_INEXACT}
+_NEUTRAL_WEAK = (1, 1.0, True, 0.5, -1, 2**31, Fraction(1, 2), np.float32(1.0))
+
+
+def _is_midpoint(q: Fraction) -> bool:
+    if q == 0:
+        return False
+    rounded = binary32.round_fraction(q)
+    if math.isinf(rounded) or Fraction(rounded) == q:
+        return False
+    lo, hi = _neighbours(abs(q))
+    return abs(q) * 2 == lo + hi
+
+
+def weak_classes_of(value: Any, convert_to: Any) -> set[Boundary]:
+    """The weak classes a weak *value* materialised in *convert_to* hits."""
+    hits: set[Boundary] = set()
+    if isinstance(value, np.generic):
+        hits.add(B.WEAK_NUMPY_SCALAR)
+    if isinstance(value, (bool, np.bool_)):
+        hits.add(B.WEAK_BOOL)
+    elif isinstance(value, numbers.Integral):
+        v = int(value)
+        if v == INT32_MAX:
+            hits.add(B.WEAK_INT32_MAX)
+        elif v == INT32_MIN:
+            hits.add(B.WEAK_INT32_MIN)
+        elif v == 2**31:
+            hits.add(B.WEAK_TWO_POW_31)
+        elif v == INT32_MIN - 1:
+            hits.add(B.WEAK_BELOW_INT32_MIN)
+        elif 0 <= v < INT32_MAX:
+            hits.add(B.WEAK_NONNEGATIVE_INT)
+        elif INT32_MIN < v < 0:
+            hits.add(B.WEAK_NEGATIVE_INT)
+        else:
+            hits.add(B.WEAK_FAR_OUTSIDE_INT32)
+    elif isinstance(value, (float, np.floating)):
+        hits.add(B.WEAK_FLOAT)
+        as_float = float(value)
+        if math.isnan(as_float) or math.isinf(as_float) or as_float == 0:
+            hits.add(B.WEAK_FLOAT_SPECIAL)
+        elif not binary32.is_binary32(as_float) and convert_to is F32:
+            hits.add(B.WEAK_FLOAT_INEXACT)
+    elif isinstance(value, Fraction):
+        hits.add(B.WEAK_FRACTION)
+    if convert_to is F32:
+        exact = _exact_fraction(value)
+        if exact is not None:
+            if _is_midpoint(exact):
+                hits.add(B.WEAK_CONVERSION_TIE)
+            if math.isinf(binary32.round_fraction(exact)):
+                hits.add(B.WEAK_ROUNDS_TO_INF)
+    return hits
+
+
+@functools.cache
+def _weak_table(plan: OperationPlan) -> dict[int, dict[Boundary, tuple[Any, ...]]]:
+    """Per weak position: the classes whose representatives select *plan*, with them."""
+    facts = plan_facts(plan)
+    neutral = _first_completion(plan, {}, list(facts.weak_positions))
+    if neutral is None:
+        raise LookupError(f"{plan.describe()}: no weak value selects this plan")
+    table: dict[int, dict[Boundary, tuple[Any, ...]]] = {}
+    for position in facts.weak_positions:
+        convert_to = plan.operands[position].convert_to
+        classes: dict[Boundary, tuple[Any, ...]] = {}
+        for cls, values in WEAK_REPRESENTATIVES.items():
+            if cls in _FLOAT32_ONLY_WEAK and convert_to is not F32:
+                continue
+            fitting = tuple(
+                v
+                for v in values
+                if cls in weak_classes_of(v, convert_to)
+                and _selects(plan, _policy_with_neutral(plan, neutral, {position: v}))
+            )
+            if fitting:
+                classes[cls] = fitting
+        table[position] = classes
+    return table
+
+
+def _first_completion(
+    plan: OperationPlan, fixed: dict[int, Any], others: list[int]
+) -> dict[int, Any] | None:
+    """Weak values for the positions *others* that, with *fixed*, select *plan*."""
+    if not others:
+        operands = [
+            fixed[i] if o.role is OperandRole.WEAK_SCALAR else o.dtype
+            for i, o in enumerate(plan.operands)
+        ]
+        return fixed if _selects(plan, operands) else None
+    head, rest = others[0], others[1:]
+    for candidate in _NEUTRAL_WEAK:
+        found = _first_completion(plan, {**fixed, head: candidate}, rest)
+        if found is not None:
+            return found
+    return None
+
+
+def _policy_with_neutral(
+    plan: OperationPlan, neutral: dict[int, Any], values: dict[int, Any]
+) -> list[Any]:
+    return [
+        values.get(i, neutral.get(i)) if o.role is OperandRole.WEAK_SCALAR else o.dtype
+        for i, o in enumerate(plan.operands)
+    ]
+
+
+@functools.cache
+def weak_representatives(plan: OperationPlan) -> dict[int, tuple[Any, ...]]:
+    """Per weak position of *plan*: representative values that select it (neutral first)."""
+    result = {}
+    for position, classes in _weak_table(plan).items():
+        values: list[Any] = []
+        for cls in (B.WEAK_NONNEGATIVE_INT, B.WEAK_FLOAT, B.WEAK_BOOL, *classes):
+            for v in classes.get(cls, ()):
+                if not any(_same_value(v, w) for w in values):
+                    values.append(v)
+        result[position] = tuple(values)
+    return result
+
+
+def _same_value(a: Any, b: Any) -> bool:
+    return type(a) is type(b) and (a == b or (a != a and b != b))
+
+
+def weak_class_values(plan: OperationPlan, position: int) -> dict[Boundary, tuple[Any, ...]]:
+    """The weak classes applicable at *position* with their representatives."""
+    return dict(_weak_table(plan)[position])
+
+
+# ---------------------------------------------------------------------------
+# Applicability
+# ---------------------------------------------------------------------------
+
+_FLOAT_VALUE_CLASSES = frozenset(c for c in Boundary if c.group is Group.FLOAT_VALUE)
+_INT32_VALUE_CLASSES = frozenset(c for c in Boundary if c.group is Group.INT32_VALUE)
+
+
+@functools.cache
+def applicable_classes(plan: OperationPlan) -> frozenset[Boundary]:
+    """The boundary classes that can occur for *plan* (derived, see the module doc)."""
+    facts = plan_facts(plan)
+    family = facts.family
+    accumulation = plan.accumulation
+    classes: set[Boundary] = set()
+    if facts.float_positions:
+        classes |= _FLOAT_VALUE_CLASSES
+    if facts.int_positions:
+        classes |= _INT32_VALUE_CLASSES
+    if facts.converted_int_positions:
+        classes |= {B.INT32_TO_FLOAT32_TIE, B.INT32_TO_FLOAT32_INEXACT}
+    classes |= set(arithmetic_witnesses(plan))
+    if accumulation is Accumulation.EXACT_INTEGER:
+        classes |= {
+            B.INT32_RESULT_AT_LIMIT,
+            B.INT32_RESULT_JUST_OUTSIDE,
+            B.INT32_RESULT_OVERFLOW,
+            B.INT32_PARTIAL_SUM_OUTSIDE,
+        }
+        if facts.tensor_count == 2:
+            classes.add(B.INT32_TERM_OUTSIDE)
+    if accumulation in _SUM_ACCUMULATIONS:
+        classes |= {c for c in Boundary if c.group is Group.SUM} - {B.EMPTY_REDUCTION}
+    if accumulation is Accumulation.SEQUENTIAL_BINARY32_PRODUCT:
+        classes |= {c for c in Boundary if c.group is Group.PRODUCT}
+    extremum = facts.extremum_rule
+    if (family is Family.REDUCE and extremum is None) or family is Family.MATMUL:
+        classes.add(B.EMPTY_REDUCTION)
+    if extremum is not None or plan.operation in ELEMENTWISE_EXTREMA:
+        classes |= {
+            B.EXTREMUM_ZERO_TIE_NEG_FIRST,
+            B.EXTREMUM_ZERO_TIE_POS_FIRST,
+            B.EXTREMUM_NAN_FIRST,
+            B.EXTREMUM_NAN_LATER,
+        }
+    if extremum is not None:
+        classes.add(B.EXTREMUM_NANS_DIFFERENT_BITS)
+        if accumulation in (Accumulation.ARGMAX, Accumulation.ARGMIN):
+            classes.add(B.EXTREMUM_VALUE_TIE)
+        if family in (Family.REDUCE, Family.ARG):
+            classes.add(B.ERROR_EMPTY_EXTREMUM)
+    if family in (Family.SORT, Family.TOPK):
+        classes |= {
+            B.SORT_NAN,
+            B.SORT_NANS_DIFFERENT_BITS,
+            B.SORT_TIE,
+            B.SORT_ZEROS_NEG_FIRST,
+            B.SORT_ZEROS_POS_FIRST,
+        }
+    if family is Family.TOPK:
+        classes |= {B.TOPK_TIE_AT_CUTOFF, B.TOPK_NAN_SELECTED}
+    if facts.index_positions:
+        classes |= {
+            B.INDEX_FIRST,
+            B.INDEX_LAST,
+            B.INDEX_EMPTY,
+            B.ERROR_INDEX_NEGATIVE,
+            B.ERROR_INDEX_TOO_LARGE,
+        }
+        classes.add(B.ERROR_SCATTER_DUPLICATE if family is Family.SCATTER else B.INDEX_DUPLICATE)
+    if facts.bool_positions:
+        classes.add(B.CONDITION_MIXED)
+    for position in facts.weak_positions:
+        classes |= set(_weak_table(plan)[position])
+    # shapes
+    classes.add(B.SHAPE_EMPTY)
+    if family in (Family.ELEMENTWISE, Family.REDUCE, Family.ARG) or facts.index_positions:
+        classes.add(B.SHAPE_SCALAR)
+    if family is Family.ELEMENTWISE and facts.tensor_count >= 2:
+        classes |= {B.SHAPE_BROADCAST, B.ERROR_SHAPE_MISMATCH}
+    if family in (Family.MATMUL, Family.CONV, Family.SCATTER, Family.SCATTER_ADD):
+        classes.add(B.ERROR_SHAPE_MISMATCH)
+    # parameters, from their kinds
+    for name, kind in facts.parameter_kinds:
+        if kind in (ParameterKind.AXES, ParameterKind.OPTIONAL_AXIS):
+            classes.add(B.AXIS_NONE)
+        if kind is ParameterKind.AXES:
+            classes |= {B.AXIS_MULTIPLE, B.AXIS_EMPTY_TUPLE}
+        if name == "axis":
+            classes |= {B.AXIS_NEGATIVE, B.ERROR_BAD_AXIS}
+        if name == "keepdims":
+            classes.add(B.KEEPDIMS)
+        if name == "descending":
+            classes.add(B.SORT_DESCENDING)
+        if name == "largest":
+            classes.add(B.TOPK_SMALLEST)
+        if kind is ParameterKind.COUNT:
+            classes |= {B.TOPK_K_ZERO, B.TOPK_K_ALL}
+        if kind is ParameterKind.PADDING:
+            classes.add(B.CONV_PADDING)
+        if kind is ParameterKind.GROUPS:
+            classes |= {B.CONV_GROUPS, B.CONV_TWO_SPATIAL}
+        if name == "window_strides":
+            classes.add(B.CONV_STRIDE)
+        if name == "lhs_dilation":
+            classes.add(B.CONV_LHS_DILATION)
+        if name == "rhs_dilation":
+            classes.add(B.CONV_RHS_DILATION)
+    return frozenset(classes)
+
+
+# ---------------------------------------------------------------------------
+# Measurement
+# ---------------------------------------------------------------------------
+
+
+def _neighbours(a: Fraction) -> tuple[Fraction, Fraction]:
+    """The binary32 grid points around a positive *a* (lo <= a < hi; hi may be 2**128)."""
+    e = a.numerator.bit_length() - a.denominator.bit_length()
+    if a < Fraction(2) ** e:
+        e -= 1
+    quantum = Fraction(2) ** max(e - 23, -149)
+    lo = (a // quantum) * quantum
+    return lo, lo + quantum
+
+
+def rounding_classes(exact: Fraction) -> set[Boundary]:
+    """The ROUNDING and RANGE classes of one exact (finite) result."""
+    hits: set[Boundary] = set()
+    if exact == 0:
+        return hits
+    a = abs(exact)
+    if a >= _OVERFLOW_THRESHOLD:
+        if a <= _ONE_ULP_BEYOND:
+            hits.add(B.OVERFLOW_BY_ONE_ULP)
+            if a == _OVERFLOW_THRESHOLD:
+                hits.add(B.TIE_TO_EVEN_UP)
+        return hits
+    rounded = Fraction(binary32.round_fraction(a))
+    if rounded == Fraction(MAX_FINITE):
+        hits.add(B.ROUNDS_TO_MAX_FINITE)
+    if rounded == 0:
+        hits.add(B.UNDERFLOW_TO_ZERO)
+    elif rounded < Fraction(MIN_NORMAL):
+        hits.add(B.SUBNORMAL_RESULT)
+        if rounded == Fraction(MIN_SUBNORMAL) and a != rounded:
+            hits.add(B.UNDERFLOW_TO_MIN_SUBNORMAL)
+    elif rounded == Fraction(MIN_NORMAL) and a < rounded:
+        hits.add(B.ROUNDS_UP_TO_MIN_NORMAL)
+    if rounded == a:
+        return hits
+    lo, hi = _neighbours(a)
+    offset = (a - (lo + hi) / 2) / (hi - lo)
+    if offset == 0:
+        hits.add(B.TIE_TO_EVEN_DOWN if rounded == lo else B.TIE_TO_EVEN_UP)
+    elif abs(offset) <= NEAR_TIE_ULPS:
+        hits.add(B.NEAR_TIE_ABOVE if offset > 0 else B.NEAR_TIE_BELOW)
+    return hits
+
+
+def _int_result_classes(value: int, hits: set[Boundary]) -> None:
+    if value in (INT32_MAX, INT32_MIN):
+        hits.add(B.INT32_RESULT_AT_LIMIT)
+    if value in (2**31, INT32_MIN - 1):
+        hits.add(B.INT32_RESULT_JUST_OUTSIDE)
+    if not INT32_MIN <= value <= INT32_MAX:
+        hits.add(B.INT32_RESULT_OVERFLOW)
+
+
+def _bits(x: float) -> int:
+    return binary32.to_bits(x)
+
+
+def _is_nan(x: Any) -> bool:
+    return isinstance(x, float) and math.isnan(x)
+
+
+def _float_value_classes(values: Iterable[float], hits: set[Boundary]) -> None:
+    for x in values:
+        bits = _bits(x)
+        magnitude = bits & 0x7FFFFFFF
+        negative = bool(bits & 0x80000000)
+        if magnitude > 0x7F800000:
+            hits.add(B.NAN_NEGATIVE if negative else B.NAN_POSITIVE)
+            if magnitude & 0x007FFFFF != _QUIET_NAN_FRACTION:
+                hits.add(B.NAN_PAYLOAD)
+        elif magnitude == 0x7F800000:
+            hits.add(B.NEGATIVE_INF if negative else B.POSITIVE_INF)
+        elif magnitude == 0:
+            hits.add(B.NEGATIVE_ZERO if negative else B.POSITIVE_ZERO)
+        elif magnitude == 1:
+            hits.add(B.MIN_SUBNORMAL)
+        elif magnitude == 0x007FFFFF:
+            hits.add(B.MAX_SUBNORMAL)
+        elif magnitude == 0x00800000:
+            hits.add(B.MIN_NORMAL)
+        elif magnitude == 0x7F7FFFFF:
+            hits.add(B.MAX_FINITE)
+
+
+def _int_value_classes(values: Iterable[int], converted: bool, hits: set[Boundary]) -> None:
+    for v in values:
+        if v == INT32_MAX:
+            hits.add(B.INT32_MAX)
+        elif v == INT32_MIN:
+            hits.add(B.INT32_MIN)
+        elif v == 0:
+            hits.add(B.INT32_ZERO)
+        elif v == -1:
+            hits.add(B.INT32_MINUS_ONE)
+        if converted and binary32.round_to_binary32(v) != v:
+            hits.add(
+                B.INT32_TO_FLOAT32_TIE if _is_midpoint(Fraction(v)) else B.INT32_TO_FLOAT32_INEXACT
+            )
+
+
+def _sequential(terms: Sequence[float], product: bool, wide: bool) -> tuple[float, bool]:
+    """Sequential sum/product; (result as binary32 float, some partial overflowed)."""
+    overflowed = False
+    if wide:
+        acc = 1.0 if product else 0.0
+        for t in terms:
+            acc = acc * t if product else acc + t
+        return float(np.float32(acc)), False
+    with np.errstate(all="ignore"):
+        acc32 = np.float32(1.0 if product else 0.0)
+        for t in terms:
+            acc32 = (
+                np.float32(acc32 * np.float32(t)) if product else np.float32(acc32 + np.float32(t))
+            )
+            overflowed |= bool(np.isinf(acc32))
+    return float(acc32), overflowed
+
+
+def _sum_classes(terms: Sequence[Any], hits: set[Boundary]) -> None:
+    if not terms:
+        hits.add(B.EMPTY_REDUCTION)
+        return
+    if isinstance(terms[0], int) and not isinstance(terms[0], bool):
+        total = 0
+        outside = False
+        for t in terms:
+            total += t
+            outside |= not INT32_MIN <= total <= INT32_MAX
+        _int_result_classes(total, hits)
+        if outside and INT32_MIN <= total <= INT32_MAX:
+            hits.add(B.INT32_PARTIAL_SUM_OUTSIDE)
+        return
+    if all(t == 0 and math.copysign(1.0, t) < 0 for t in terms):
+        hits.add(B.SUM_ALL_NEGATIVE_ZERO)
+    if math.inf in terms and -math.inf in terms:
+        hits.add(B.SUM_INF_MINUS_INF)
+    if any(math.isnan(t) or math.isinf(t) for t in terms):
+        return
+    exact = sum((Fraction(t) for t in terms), Fraction(0))
+    magnitude = sum((abs(Fraction(t)) for t in terms), Fraction(0))
+    if sum(t != 0 for t in terms) >= 2 and abs(exact) <= magnitude * CANCELLATION_RATIO:
+        hits.add(B.SUM_CANCELLATION)
+    ascending, overflowed = _sequential(terms, False, False)
+    descending, _ = _sequential(terms[::-1], False, False)
+    if _bits(ascending) != _bits(descending):
+        hits.add(B.SUM_ORDER_SENSITIVE)
+    if _bits(ascending) != _bits(_sequential(terms, False, True)[0]):
+        hits.add(B.SUM_WIDTH_SENSITIVE)
+    if overflowed and not math.isinf(binary32.round_fraction(exact)):
+        hits.add(B.SUM_INTERMEDIATE_OVERFLOW)
+
+
+def _product_classes(terms: Sequence[float], hits: set[Boundary]) -> None:
+    if not terms:
+        hits.add(B.EMPTY_REDUCTION)
+        return
+    if any(t == 0 for t in terms) and any(math.isinf(t) for t in terms):
+        hits.add(B.PRODUCT_ZERO_TIMES_INF)
+    if any(math.isnan(t) or math.isinf(t) for t in terms):
+        return
+    exact = Fraction(1)
+    for t in terms:
+        exact *= Fraction(t)
+    ascending, overflowed = _sequential(terms, True, False)
+    descending, _ = _sequential(terms[::-1], True, False)
+    if _bits(ascending) != _bits(descending):
+        hits.add(B.PRODUCT_ORDER_SENSITIVE)
+    exact_rounded = binary32.round_fraction(exact)
+    if overflowed and not math.isinf(exact_rounded):
+        hits.add(B.PRODUCT_INTERMEDIATE_OVERFLOW)
+    if exact_rounded != 0:
+        acc = np.float32(1.0)
+        with np.errstate(all="ignore"):
+            for t in terms:
+                acc = np.float32(acc * np.float32(t))
+                if acc == 0:
+                    hits.add(B.PRODUCT_INTERMEDIATE_UNDERFLOW)
+                    break
+
+
+def _extremum_classes(
+    group: Sequence[float], rule: str, hits: set[Boundary], *, track_ties: bool
+) -> None:
+    if not group:
+        return
+    nans = [x for x in group if math.isnan(x)]
+    if len(group) >= 2:
+        if math.isnan(group[0]):
+            hits.add(B.EXTREMUM_NAN_FIRST)
+        elif nans:
+            hits.add(B.EXTREMUM_NAN_LATER)
+    if len({_bits(x) for x in nans}) >= 2:
+        hits.add(B.EXTREMUM_NANS_DIFFERENT_BITS)
+    if nans:
+        return
+    extreme = max(group) if rule == "max" else min(group)
+    if extreme == 0:
+        signs = [math.copysign(1.0, x) < 0 for x in group if x == 0]
+        if True in signs and False in signs:
+            hits.add(B.EXTREMUM_ZERO_TIE_NEG_FIRST if signs[0] else B.EXTREMUM_ZERO_TIE_POS_FIRST)
+    elif track_ties and sum(x == extreme for x in group) >= 2:
+        hits.add(B.EXTREMUM_VALUE_TIE)
+
+
+def _stable_order(row: Sequence[float], descending: bool) -> list[int]:
+    """The stable sort order: NaNs one class, last ascending and first descending."""
+
+    def key(i: int) -> tuple[int, float]:
+        x = row[i]
+        if math.isnan(x):
+            return (1, 0.0) if not descending else (0, 0.0)
+        return (0, x) if not descending else (1, -x)
+
+    return sorted(range(len(row)), key=key)
+
+
+def _order_classes(
+    row: Sequence[float], descending: bool, k: int | None, hits: set[Boundary]
+) -> None:
+    nans = [x for x in row if math.isnan(x)]
+    numbers_ = [x for x in row if not math.isnan(x)]
+    if nans and numbers_:
+        hits.add(B.SORT_NAN)
+    if len({_bits(x) for x in nans}) >= 2:
+        hits.add(B.SORT_NANS_DIFFERENT_BITS)
+    nonzero = [x for x in numbers_ if x != 0]
+    if len(set(nonzero)) < len(nonzero):
+        hits.add(B.SORT_TIE)
+    zero_signs = [math.copysign(1.0, x) < 0 for x in numbers_ if x == 0]
+    if True in zero_signs and False in zero_signs:
+        hits.add(B.SORT_ZEROS_NEG_FIRST if zero_signs[0] else B.SORT_ZEROS_POS_FIRST)
+    if k is None:
+        return
+    order = _stable_order(row, descending)
+    if 0 < k < len(row):
+        a, b = row[order[k - 1]], row[order[k]]
+        if (math.isnan(a) and math.isnan(b)) or a == b:
+            hits.add(B.TOPK_TIE_AT_CUTOFF)
+    if any(math.isnan(row[i]) for i in order[:k]):
+        hits.add(B.TOPK_NAN_SELECTED)
+
+
+class _Invalid(Exception):
+    """The call's structure is invalid; the error classes say why."""
+
+
+def _axis_ok(axis: Any, ndim: int) -> bool:
+    return (
+        isinstance(axis, (int, np.integer))
+        and not isinstance(axis, (bool, np.bool_))
+        and -ndim <= int(axis) < ndim
+    )
+
+
+def _normalised_axes(axis: Any, kind: ParameterKind, ndim: int, hits: set[Boundary]) -> tuple:
+    if axis is None and kind in (ParameterKind.AXES, ParameterKind.OPTIONAL_AXIS):
+        hits.add(B.AXIS_NONE)
+        return tuple(range(ndim))
+    if isinstance(axis, tuple) and kind is ParameterKind.AXES:
+        if not axis:
+            hits.add(B.AXIS_EMPTY_TUPLE)
+        if len(axis) >= 2:
+            hits.add(B.AXIS_MULTIPLE)
+        axes = axis
+    else:
+        axes = (axis,)
+    if not all(_axis_ok(a, ndim) for a in axes):
+        hits.add(B.ERROR_BAD_AXIS)
+        raise _Invalid
+    if any(int(a) < 0 for a in axes):
+        hits.add(B.AXIS_NEGATIVE)
+    normalised = tuple(int(a) % ndim for a in axes)
+    if len(set(normalised)) != len(normalised):
+        hits.add(B.ERROR_BAD_AXIS)
+        raise _Invalid
+    return normalised
+
+
+def _groups(tensor: Tensor, axes: Sequence[int]) -> list[list[Any]]:
+    """The tensor's values grouped over *axes*, each group in logical order."""
+    index = np.arange(tensor.size).reshape(tensor.shape)
+    kept = [a for a in range(tensor.ndim) if a not in axes]
+    moved = np.transpose(index, (*kept, *sorted(axes)))
+    reduced = math.prod(tensor.shape[a] for a in axes)
+    outer = math.prod(tensor.shape[a] for a in kept)
+    flat = moved.reshape(outer, reduced)
+    return [[tensor.values[i] for i in row] for row in flat.tolist()]
+
+
+def _broadcast_rows(operands: Sequence[Any], hits: set[Boundary]) -> list[tuple[Any, ...]]:
+    shapes = [o.shape for o in operands if isinstance(o, Tensor)]
+    try:
+        shape = np.broadcast_shapes(*shapes) if shapes else ()
+    except ValueError:
+        hits.add(B.ERROR_SHAPE_MISMATCH)
+        raise _Invalid from None
+    if len(set(shapes)) > 1:
+        hits.add(B.SHAPE_BROADCAST)
+    columns = []
+    for operand in operands:
+        if isinstance(operand, Tensor):
+            index = np.broadcast_to(np.arange(operand.size).reshape(operand.shape), shape)
+            columns.append([operand.values[i] for i in index.reshape(-1).tolist()])
+        else:
+            columns.append([operand] * math.prod(shape))
+    return list(zip(*columns))
+
+
+def _materialise_row(plan: OperationPlan, row: Sequence[Any]) -> list[Any]:
+    out = []
+    for operand_plan, value in zip(plan.operands, row):
+        if operand_plan.convert_to is F32 and not (
+            isinstance(value, float) and binary32.is_binary32(value)
+        ):
+            value = binary32.round_to_binary32(value)
+        elif operand_plan.convert_to is I32 and operand_plan.role is OperandRole.WEAK_SCALAR:
+            value = int(value)
+        out.append(value)
+    return out
+
+
+def _elementwise(call: Call, facts: PlanFacts, operands: Sequence[Any], hits: set[Boundary]):
+    rows = _broadcast_rows(operands, hits)
+    plan = facts.plan
+    float_rule = plan.compute is Arithmetic.BINARY32 and plan.operation in _EXACT_FLOAT
+    int_rule = plan.compute is Arithmetic.INT32_EXACT_CHECKED and plan.operation in _EXACT_INT
+    extrema = ELEMENTWISE_EXTREMA.get(plan.operation, ())
+    if facts.bool_positions:
+        conditions = {row[facts.bool_positions[0]] for row in rows}
+        if conditions == {True, False}:
+            hits.add(B.CONDITION_MIXED)
+    for raw in rows:
+        row = _materialise_row(plan, raw)
+        if float_rule:
+            x, y = (_exact_fraction(v) for v in row)
+            if x is not None and y is not None:
+                exact = _EXACT_FLOAT[plan.operation](x, y)
+                if exact is not None:
+                    hits |= rounding_classes(exact)
+        elif int_rule:
+            exact_int = _EXACT_INT[plan.operation](int(row[0]), int(row[1]))
+            if exact_int is not None:
+                _int_result_classes(exact_int, hits)
+        for first, second, rule in extrema:
+            _extremum_classes([row[first], row[second]], rule, hits, track_ties=False)
+
+
+def _reduction(call: Call, facts: PlanFacts, operands, parameters, hits) -> None:
+    x = operands[0]
+    kind = facts.axis_kind()
+    assert kind is not None
+    axis = parameters.get("axis")
+    if facts.family in (Family.SCAN, Family.SORT, Family.TOPK) and x.ndim == 0:
+        hits.add(B.ERROR_BAD_AXIS)
+        raise _Invalid
+    if x.ndim == 0 and (axis is None or axis == ()):
+        hits.add(B.AXIS_NONE if axis is None else B.AXIS_EMPTY_TUPLE)
+        axes: tuple = ()
+    else:
+        axes = _normalised_axes(axis, kind, x.ndim, hits)
+    if parameters.get("keepdims") is True:
+        hits.add(B.KEEPDIMS)
+    groups = _groups(x, axes)
+    accumulation = facts.plan.accumulation
+    rule = facts.extremum_rule
+    if rule is not None:
+        if any(not g for g in groups):
+            hits.add(B.ERROR_EMPTY_EXTREMUM)
+            raise _Invalid
+        ties = accumulation in (Accumulation.ARGMAX, Accumulation.ARGMIN)
+        for g in groups:
+            _extremum_classes(g, rule, hits, track_ties=ties)
+        return
+    if facts.family in (Family.SORT, Family.TOPK):
+        descending = bool(parameters.get("descending", False))
+        k = None
+        if facts.family is Family.TOPK:
+            descending = bool(parameters.get("largest", True))
+            if not descending:
+                hits.add(B.TOPK_SMALLEST)
+            k = parameters.get("k")
+            n = x.shape[axes[0]]
+            if k == 0:
+                hits.add(B.TOPK_K_ZERO)
+            if k == n:
+                hits.add(B.TOPK_K_ALL)
+            if not isinstance(k, int) or not 0 <= k <= n:
+                raise _Invalid
+        elif descending:
+            hits.add(B.SORT_DESCENDING)
+        for g in groups:
+            _order_classes(g, descending, k, hits)
+        return
+    if accumulation is Accumulation.SEQUENTIAL_BINARY32_PRODUCT:
+        for g in groups:
+            _product_classes(g, hits)
+        return
+    for g in groups:
+        _sum_classes(g, hits)
+
+
+def _terms_of_products(plan: OperationPlan, a: Any, b: Any) -> Any:
+    if plan.compute is Arithmetic.BINARY32:
+        fa = binary32.round_to_binary32(a) if not isinstance(a, float) else a
+        fb = binary32.round_to_binary32(b) if not isinstance(b, float) else b
+        return float(np.float32(np.float32(fa) * np.float32(fb)))
+    return int(a) * int(b)
+
+
+def _matmul(call: Call, facts: PlanFacts, operands, hits) -> None:
+    a, b = operands
+    if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[0]:
+        hits.add(B.ERROR_SHAPE_MISMATCH)
+        raise _Invalid
+    m, k = a.shape
+    n = b.shape[1]
+    plan = facts.plan
+    with np.errstate(all="ignore"):
+        for i in range(m):
+            for j in range(n):
+                terms = [
+                    _terms_of_products(plan, a.values[i * k + t], b.values[t * n + j])
+                    for t in range(k)
+                ]
+                _sum_classes(terms, hits)
+                if plan.compute is not Arithmetic.BINARY32:
+                    total = sum(terms)
+                    if INT32_MIN <= total <= INT32_MAX and any(
+                        not INT32_MIN <= t <= INT32_MAX for t in terms
+                    ):
+                        hits.add(B.INT32_TERM_OUTSIDE)
+
+
+def _conv(call: Call, facts: PlanFacts, operands, parameters, hits) -> None:
+    lhs, rhs = operands
+    strides = parameters["window_strides"]
+    padding = parameters["padding"]
+    lhs_dil = parameters["lhs_dilation"]
+    rhs_dil = parameters["rhs_dilation"]
+    groups = parameters["feature_group_count"]
+    d = lhs.ndim - 2
+    try:
+        valid = (
+            d >= 1
+            and rhs.ndim == lhs.ndim
+            and all(len(p) == d for p in (strides, padding, lhs_dil, rhs_dil))
+            and isinstance(groups, int)
+            and groups >= 1
+            and lhs.shape[1] % groups == 0
+            and rhs.shape[0] % groups == 0
+            and rhs.shape[1] * groups == lhs.shape[1]
+            and all(s >= 1 for s in strides)
+            and all(v >= 1 for v in (*lhs_dil, *rhs_dil))
+            and all(lo >= 0 and hi >= 0 for lo, hi in padding)
+        )
+    except TypeError:
+        valid = False
+    if not valid:
+        hits.add(B.ERROR_SHAPE_MISMATCH)
+        raise _Invalid
+    if any(s > 1 for s in strides):
+        hits.add(B.CONV_STRIDE)
+    if any(lo or hi for lo, hi in padding):
+        hits.add(B.CONV_PADDING)
+    if any(v > 1 for v in lhs_dil):
+        hits.add(B.CONV_LHS_DILATION)
+    if any(v > 1 for v in rhs_dil):
+        hits.add(B.CONV_RHS_DILATION)
+    if groups > 1:
+        hits.add(B.CONV_GROUPS)
+    if d == 2:
+        hits.add(B.CONV_TWO_SPATIAL)
+    batch = lhs.shape[0]
+    out_channels, per_group = rhs.shape[:2]
+    spatial, window = lhs.shape[2:], rhs.shape[2:]
+    dilated = [(s - 1) * ld + 1 if s else 0 for s, ld in zip(spatial, lhs_dil)]
+    out_sizes = []
+    for size, (lo, hi), w, rd, stride in zip(dilated, padding, window, rhs_dil, strides):
+        span = (w - 1) * rd + 1 if w else 0
+        padded = size + lo + hi
+        out_sizes.append((padded - span) // stride + 1 if padded >= span else 0)
+    lhs_array = np.arange(lhs.size).reshape(lhs.shape)
+    rhs_array = np.arange(rhs.size).reshape(rhs.shape)
+    out_per_group = out_channels // groups
+    with np.errstate(all="ignore"):
+        for n in range(batch):
+            for o in range(out_channels):
+                group = o // out_per_group
+                for position in np.ndindex(*out_sizes):
+                    terms = []
+                    for w_index in np.ndindex(*window):
+                        for c in range(per_group):
+                            weight = rhs.values[rhs_array[(o, c, *w_index)]]
+                            x = 0.0
+                            coordinate = []
+                            inside = True
+                            for p, w, rd, stride, (lo, _), ld, s in zip(
+                                position, w_index, rhs_dil, strides, padding, lhs_dil, spatial
+                            ):
+                                q = p * stride + w * rd - lo
+                                if q < 0 or q % ld or q // ld >= s:
+                                    inside = False
+                                    break
+                                coordinate.append(q // ld)
+                            if inside:
+                                channel = group * per_group + c
+                                x = lhs.values[lhs_array[(n, channel, *coordinate)]]
+                            terms.append(float(np.float32(np.float32(x) * np.float32(weight))))
+                    _sum_classes(terms, hits)
+
+
+def _index_classes(indices: Tensor, n: int, family: Family, hits: set[Boundary]) -> None:
+    values = indices.values
+    if not values:
+        hits.add(B.INDEX_EMPTY)
+    if any(v < 0 for v in values):
+        hits.add(B.ERROR_INDEX_NEGATIVE)
+    if any(v >= n for v in values):
+        hits.add(B.ERROR_INDEX_TOO_LARGE)
+    if 0 in values and n > 0:
+        hits.add(B.INDEX_FIRST)
+    if n - 1 in values and n > 0:
+        hits.add(B.INDEX_LAST)
+    if len(set(values)) < len(values):
+        hits.add(B.ERROR_SCATTER_DUPLICATE if family is Family.SCATTER else B.INDEX_DUPLICATE)
+
+
+def _indexed(call: Call, facts: PlanFacts, operands, parameters, hits) -> None:
+    data, indices = operands[0], operands[1]
+    axis = parameters.get("axis")
+    if data.ndim == 0 or not _axis_ok(axis, data.ndim):
+        hits.add(B.ERROR_BAD_AXIS)
+        raise _Invalid
+    axis = int(axis)
+    if axis < 0:
+        hits.add(B.AXIS_NEGATIVE)
+        axis %= data.ndim
+    n = data.shape[axis]
+    _index_classes(indices, n, facts.family, hits)
+    if facts.family is Family.GATHER:
+        return
+    updates = operands[2]
+    expected = (*data.shape[:axis], *indices.shape, *data.shape[axis + 1 :])
+    if updates.shape != expected:
+        hits.add(B.ERROR_SHAPE_MISMATCH)
+        raise _Invalid
+    bad = any(not 0 <= v < n for v in indices.values)
+    if facts.family is not Family.SCATTER_ADD or bad:
+        return
+    targets: dict[int, list[float]] = {}
+    base_index = np.arange(data.size).reshape(data.shape)
+    for flat, update in enumerate(updates.values):
+        where = np.unravel_index(flat, updates.shape) if updates.shape else ()
+        pre = where[:axis]
+        index_position = where[axis : axis + indices.ndim]
+        post = where[axis + indices.ndim :]
+        i = indices.values[
+            int(np.ravel_multi_index(index_position, indices.shape)) if indices.shape else 0
+        ]
+        target = int(base_index[(*pre, i, *post)])
+        targets.setdefault(target, [data.values[target]]).append(update)
+    for terms in targets.values():
+        _sum_classes(terms, hits)
+
+
+def classes_hit(call: Call) -> frozenset[Boundary]:
+    """The boundary classes *call* hits, measured from its actual values."""
+    facts = plan_facts(call.plan)
+    plan = call.plan
+    operands, parameters = call.operands, call.parameters
+    hits: set[Boundary] = set()
+    tensors = [(i, o) for i, o in enumerate(operands) if isinstance(o, Tensor)]
+    for position, tensor in tensors:
+        if tensor.ndim == 0:
+            hits.add(B.SHAPE_SCALAR)
+        if tensor.size == 0:
+            hits.add(B.SHAPE_EMPTY)
+        operand_plan = plan.operands[position] if position < len(plan.operands) else None
+        if tensor.dtype is F32:
+            _float_value_classes(tensor.values, hits)
+        elif tensor.dtype is I32 and position not in facts.index_positions:
+            converted = operand_plan is not None and operand_plan.convert_to is F32
+            _int_value_classes(tensor.values, converted, hits)
+    for position in facts.weak_positions:
+        if position < len(operands):
+            hits |= weak_classes_of(operands[position], plan.operands[position].convert_to)
+    try:
+        family = facts.family
+        if family is Family.ELEMENTWISE:
+            _elementwise(call, facts, operands, hits)
+        elif family in (Family.REDUCE, Family.ARG, Family.SCAN, Family.SORT, Family.TOPK):
+            _reduction(call, facts, operands, parameters, hits)
+        elif family is Family.MATMUL:
+            _matmul(call, facts, operands, hits)
+        elif family is Family.CONV:
+            _conv(call, facts, operands, parameters, hits)
+        else:
+            _indexed(call, facts, operands, parameters, hits)
+    except _Invalid:
+        pass  # an invalid structure: its error class is recorded, nothing else follows
+    return frozenset(hits)
+
+
+def classes_of_calls(calls: Iterable[Call]) -> frozenset[Boundary]:
+    """The union of the classes a collection of calls hits."""
+    result: set[Boundary] = set()
+    for call in calls:
+        result |= call.classes
+    return frozenset(result)

@@ -1,0 +1,1170 @@
+"""Hypothesis strategies of complete calls, generated from the registry.
+
+For any :class:`~oracle.OperationPlan` of :func:`oracle.resolvable_plans`:
+
+* :func:`calls` draws valid :class:`~conformance.calls.Call` values whose
+  arguments re-resolve to exactly that plan: tensor operands of the plan's
+  source dtypes, weak scalars that select that plan (found by resolving
+  candidates of every weak class through the central planner), shapes (0-d,
+  empty, broadcasting pairs for the broadcasting operations) and the
+  operation's non-dtype parameters, valid by construction;
+* :func:`invalid_calls` draws calls that must raise (mismatched shapes, bad
+  axes, out-of-range or negative indices, duplicate scatter indices, empty
+  extrema, Int32 overflow), each with exactly one fault and the exception
+  types it must raise in ``Call.raises``;
+* :func:`boundary_examples` builds, deterministically, a list of calls that
+  together hit every class of :func:`~conformance.boundaries.applicable_classes`
+  for the plan (for ``@example`` use, so an unlucky search does not matter).
+
+Everything is derived from the plan, the OperationSpec and the family table
+of :mod:`conformance.calls`; Float32 elements mix the special bit patterns of
+:mod:`conformance.boundaries` with ordinary values, Int32 elements mix values
+near +-2**31 with small ones, and tensors are often filled from a small pool
+of values and their negations so that ties, signed-zero pairs and
+cancellations are common.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+from hypothesis import assume
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import array_shapes, mutually_broadcastable_shapes
+
+from oracle import (
+    SUPPORTED_ACCUMULATOR_DTYPES,
+    Accumulation,
+    DType,
+    OperandRole,
+    OperationPlan,
+    Tensor,
+    binary32,
+    resolve_operation_plan,
+)
+
+from . import boundaries
+from .boundaries import (
+    INT32_MAX,
+    INT32_MIN,
+    MAX_FINITE,
+    MIN_SUBNORMAL,
+    SPECIAL_FLOAT_BITS,
+    Boundary,
+    applicable_classes,
+    arithmetic_witnesses,
+    plan_facts,
+    weak_class_values,
+    weak_representatives,
+)
+from .calls import Call, Family, forward_arguments, parameters_of
+
+__all__ = [
+    "EXTREMUM_GROUPS",
+    "INT32_SUM_GROUPS",
+    "ORDER_GROUPS",
+    "PRODUCT_GROUPS",
+    "SPECIAL_FLOATS",
+    "SPECIAL_INT32S",
+    "SUM_GROUPS",
+    "accumulator_choices",
+    "boundary_examples",
+    "calls",
+    "float32_elements",
+    "int32_elements",
+    "invalid_calls",
+    "weak_scalars",
+]
+
+F32, I32, BOOL = DType.Float32, DType.Int32, DType.Bool
+B = Boundary
+_AXIS_ERRORS: tuple[type[BaseException], ...] = (ValueError, IndexError)
+_NAN = binary32.from_bits(0x7FC00000)
+_NAN_PAYLOAD = binary32.from_bits(0x7FC00001)
+_NAN_NEGATIVE = binary32.from_bits(0xFFD2A4C6)
+_INF = math.inf
+
+# ---------------------------------------------------------------------------
+# Elements
+# ---------------------------------------------------------------------------
+
+#: Every special Float32 value (from the bit patterns) plus ordinary anchors.
+SPECIAL_FLOATS: tuple[float, ...] = (
+    *(binary32.from_bits(b) for patterns in SPECIAL_FLOAT_BITS.values() for b in patterns),
+    *(1.0, -1.0, 0.5, 2.0, 3.0, 2.0**24, 2.0**24 + 2, 2.0**-24, 1.0 + 2.0**-23, 2.0**103),
+)
+#: Int32 values at and near the range limits, conversion ties and overflow seeds.
+SPECIAL_INT32S: tuple[int, ...] = (
+    0, 1, -1, 2, INT32_MAX, INT32_MIN, INT32_MAX - 1, INT32_MIN + 1, 2**30, -(2**30),
+    46341, 65536, -65536, 2**24 + 1, -(2**24 + 1), 2**25 + 1, 2**24, 3, -715827883,
+)  # fmt: skip
+
+
+def float32_elements() -> st.SearchStrategy[float]:
+    """Float32 values: the special patterns mixed with ordinary and random-bit values."""
+    return st.one_of(
+        st.sampled_from(SPECIAL_FLOATS),
+        st.floats(width=32),
+        st.integers(-16, 16).map(float),
+        st.integers(0, 2**32 - 1).map(binary32.from_bits),
+    )
+
+
+def int32_elements() -> st.SearchStrategy[int]:
+    """Int32 values: small, near +-2**31 and anywhere in the range."""
+    return st.one_of(
+        st.integers(-8, 8),
+        st.sampled_from(SPECIAL_INT32S),
+        st.integers(INT32_MIN, INT32_MAX),
+    )
+
+
+def _elements(dtype: Any) -> st.SearchStrategy[Any]:
+    if dtype is F32:
+        return float32_elements()
+    if dtype is I32:
+        return int32_elements()
+    return st.booleans()
+
+
+def _negated(value: Any) -> Any:
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return -value if INT32_MIN < value <= INT32_MAX else value
+    return -value
+
+
+@st.composite
+def _values(draw: Any, dtype: Any, count: int) -> tuple[Any, ...]:
+    """*count* elements: independent, or from a small pool and its negations."""
+    if count == 0:
+        return ()
+    if draw(st.booleans()):
+        return tuple(draw(st.lists(_elements(dtype), min_size=count, max_size=count)))
+    pool = draw(st.lists(_elements(dtype), min_size=1, max_size=3))
+    pool = pool + [_negated(v) for v in pool]
+    return tuple(draw(st.lists(st.sampled_from(pool), min_size=count, max_size=count)))
+
+
+def _tensor(dtype: Any, shape: tuple[int, ...]) -> st.SearchStrategy[Tensor]:
+    return _values(dtype, math.prod(shape)).map(lambda vs: Tensor(dtype, tuple(shape), vs))
+
+
+# ---------------------------------------------------------------------------
+# Weak scalars
+# ---------------------------------------------------------------------------
+
+_TIE_INTEGERS = st.integers(0, 2**23 - 1).map(lambda k: 2**24 + 2 * k + 1)
+#: A strategy per weak class; :func:`weak_scalars` keeps the classes whose
+#: representatives select the plan and filters the values through the planner.
+WEAK_STRATEGIES: dict[Boundary, st.SearchStrategy[Any]] = {
+    B.WEAK_NONNEGATIVE_INT: st.one_of(st.integers(0, 16), st.integers(0, INT32_MAX - 1)),
+    B.WEAK_NEGATIVE_INT: st.one_of(st.integers(-16, -1), st.integers(INT32_MIN + 1, -1)),
+    B.WEAK_INT32_MAX: st.just(INT32_MAX),
+    B.WEAK_INT32_MIN: st.just(INT32_MIN),
+    B.WEAK_TWO_POW_31: st.just(2**31),
+    B.WEAK_BELOW_INT32_MIN: st.just(INT32_MIN - 1),
+    B.WEAK_FAR_OUTSIDE_INT32: st.one_of(
+        st.integers(2**31 + 1, 2**200), st.integers(-(2**200), INT32_MIN - 2)
+    ),
+    B.WEAK_BOOL: st.booleans(),
+    B.WEAK_FLOAT: st.floats(),
+    B.WEAK_FLOAT_SPECIAL: st.sampled_from((math.nan, -math.nan, _INF, -_INF, 0.0, -0.0)),
+    B.WEAK_FLOAT_INEXACT: st.floats(allow_nan=False, allow_infinity=False).filter(
+        lambda x: not binary32.is_binary32(x)
+    ),
+    B.WEAK_FRACTION: st.one_of(
+        st.fractions(max_denominator=2**40),
+        st.sampled_from((Fraction(1, 3), Fraction(2**24 + 1), Fraction(-(10**40), 3))),
+    ),
+    B.WEAK_NUMPY_SCALAR: st.one_of(
+        st.floats(width=32).map(np.float32),
+        st.floats().map(np.float64),
+        st.integers(INT32_MIN, INT32_MAX).map(np.int32),
+        st.integers(-(2**63), 2**63 - 1).map(np.int64),
+        st.booleans().map(np.bool_),
+    ),
+    B.WEAK_CONVERSION_TIE: st.one_of(
+        _TIE_INTEGERS, _TIE_INTEGERS.map(float), _TIE_INTEGERS.map(Fraction)
+    ),
+    B.WEAK_ROUNDS_TO_INF: st.one_of(
+        st.integers(2**128, 2**300),
+        st.integers(2**128, 2**300).map(lambda n: -n),
+        st.floats(min_value=2.0**128, allow_infinity=False),
+    ),
+}
+
+
+def _policy(plan: OperationPlan, weak: dict[int, Any]) -> list[Any]:
+    neutral = weak_representatives(plan)
+    return [
+        o.dtype if o.role is OperandRole.TENSOR else weak.get(i, neutral[i][0])
+        for i, o in enumerate(plan.operands)
+    ]
+
+
+def _selects(plan: OperationPlan, operands: Sequence[Any], accumulator: Any = None) -> bool:
+    try:
+        chosen = resolve_operation_plan(plan.operation, *operands, accumulator_dtype=accumulator)
+    except (TypeError, ValueError, OverflowError, NotImplementedError):
+        return False
+    return chosen == plan
+
+
+@functools.cache
+def weak_scalars(plan: OperationPlan, position: int) -> st.SearchStrategy[Any]:
+    """Weak scalars at *position* that (with neutral other weak operands) select *plan*."""
+    classes = weak_class_values(plan, position)
+    if not classes:
+        raise ValueError(f"{plan.describe()}: operand {position} is not a weak scalar")
+    strategy = st.one_of([WEAK_STRATEGIES[c] for c in classes])
+    return strategy.filter(lambda v: _selects(plan, _policy(plan, {position: v})))
+
+
+@functools.cache
+def accumulator_choices(plan: OperationPlan) -> tuple[Any, ...]:
+    """The ``accumulator_dtype`` arguments (None included) that select *plan*."""
+    operands = _policy(plan, {})
+    choices = tuple(c for c in (None, *SUPPORTED_ACCUMULATOR_DTYPES) if _selects(plan, operands, c))
+    if not choices:
+        raise LookupError(f"{plan.describe()}: no accumulator request selects this plan")
+    return choices
+
+
+# ---------------------------------------------------------------------------
+# Building calls
+# ---------------------------------------------------------------------------
+
+
+def _make(
+    plan: OperationPlan,
+    operands: Sequence[Any],
+    parameters: dict[str, Any] | None = None,
+    *,
+    accumulator: Any = "default",
+    raises: tuple[type[BaseException], ...] = (),
+    note: str = "",
+    omit_defaults: bool = False,
+) -> Call:
+    parameters = dict(parameters or {})
+    if omit_defaults:
+        for parameter in reversed(parameters_of(plan.operation)):
+            if parameter.required or parameter.name not in parameters:
+                break
+            if parameters[parameter.name] != parameter.default or isinstance(
+                parameters[parameter.name], bool
+            ) is not isinstance(parameter.default, bool):
+                break
+            del parameters[parameter.name]
+    if accumulator == "default":
+        accumulator = accumulator_choices(plan)[0]
+    return Call(
+        plan.operation,
+        forward_arguments(plan.operation, operands, parameters),
+        accumulator,
+        plan,
+        raises,
+        note,
+    )
+
+
+def _operand_dtype(plan: OperationPlan, position: int) -> Any:
+    return plan.operands[position].dtype
+
+
+@st.composite
+def _weak_values(draw: Any, plan: OperationPlan) -> dict[int, Any]:
+    facts = plan_facts(plan)
+    weak = {p: draw(weak_scalars(plan, p)) for p in facts.weak_positions}
+    if len(weak) > 1:
+        assume(_selects(plan, _policy(plan, weak)))
+    return weak
+
+
+@st.composite
+def _finish(draw: Any, plan: OperationPlan, operands: list[Any], parameters: dict) -> Call:
+    accumulator = draw(st.sampled_from(accumulator_choices(plan)))
+    omit = draw(st.booleans())
+    return _make(plan, operands, parameters, accumulator=accumulator, omit_defaults=omit)
+
+
+_SHAPES = array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=4)
+
+
+@st.composite
+def _elementwise_calls(draw: Any, plan: OperationPlan) -> Call:
+    tensor_positions = [i for i, o in enumerate(plan.operands) if o.role is OperandRole.TENSOR]
+    if len(tensor_positions) >= 2:
+        shapes = draw(
+            mutually_broadcastable_shapes(
+                num_shapes=len(tensor_positions), min_dims=0, max_dims=3, min_side=0, max_side=3
+            )
+        ).input_shapes
+    else:
+        shapes = (draw(_SHAPES),)
+    weak = draw(_weak_values(plan))
+    operands: list[Any] = []
+    shape_of = dict(zip(tensor_positions, shapes))
+    for position, _ in enumerate(plan.operands):
+        if position in shape_of:
+            operands.append(draw(_tensor(_operand_dtype(plan, position), shape_of[position])))
+        else:
+            operands.append(weak[position])
+    return draw(_finish(plan, operands, {}))
+
+
+@st.composite
+def _axes(draw: Any, ndim: int, kind: str) -> Any:
+    """A valid axis argument for *ndim* dimensions (None / int / tuple by *kind*)."""
+    options = ["none"] if kind in ("axes", "optional") else []
+    if ndim:
+        options.append("int")
+    if kind == "axes":
+        options.append("tuple")
+    choice = draw(st.sampled_from(options))
+    if choice == "none":
+        return None
+    if choice == "int":
+        return draw(st.integers(-ndim, ndim - 1))
+    chosen = draw(st.permutations(range(ndim)))[: draw(st.integers(0, ndim))]
+    return tuple(a - ndim if draw(st.booleans()) else a for a in chosen)
+
+
+def _reduced_axes(axis: Any, ndim: int) -> tuple[int, ...]:
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, tuple):
+        return tuple(a % ndim for a in axis)
+    return (axis % ndim,)
+
+
+@st.composite
+def _reduction_calls(draw: Any, plan: OperationPlan) -> Call:
+    facts = plan_facts(plan)
+    family = facts.family
+    shape = list(draw(_SHAPES))
+    if family in (Family.SCAN, Family.SORT, Family.TOPK) and not shape:
+        shape = [draw(st.integers(0, 4))]
+    kind = {Family.REDUCE: "axes", Family.ARG: "optional"}.get(family, "int")
+    axis = draw(_axes(len(shape), kind))
+    if facts.extremum_rule is not None:
+        for a in _reduced_axes(axis, len(shape)):  # every group non-empty
+            shape[a] = max(shape[a], 1)
+    shape_t = tuple(shape)
+    x = draw(_tensor(_operand_dtype(plan, 0), shape_t))
+    parameters: dict[str, Any] = {"axis": axis}
+    if family is Family.REDUCE:
+        parameters["keepdims"] = draw(st.booleans())
+    elif family is Family.SORT:
+        parameters["descending"] = draw(st.booleans())
+    elif family is Family.TOPK:
+        n = shape_t[axis % len(shape_t)]
+        parameters = {"k": draw(st.integers(0, n)), "axis": axis, "largest": draw(st.booleans())}
+    return draw(_finish(plan, [x], parameters))
+
+
+@st.composite
+def _matmul_calls(draw: Any, plan: OperationPlan) -> Call:
+    m, k, n = (draw(st.integers(0, 4)) for _ in range(3))
+    a = draw(_tensor(_operand_dtype(plan, 0), (m, k)))
+    b = draw(_tensor(_operand_dtype(plan, 1), (k, n)))
+    return draw(_finish(plan, [a, b], {}))
+
+
+@st.composite
+def _conv_parameters(draw: Any) -> dict[str, Any]:
+    d = draw(st.integers(1, 2))
+    groups = draw(st.integers(1, 3))
+    per_group = draw(st.integers(1, 2))
+    out_per_group = draw(st.integers(1, 2))
+    window = tuple(draw(st.integers(1, 3)) for _ in range(d))
+    strides = tuple(draw(st.integers(1, 3)) for _ in range(d))
+    padding = tuple((draw(st.integers(0, 2)), draw(st.integers(0, 2))) for _ in range(d))
+    lhs_dilation = tuple(draw(st.integers(1, 2)) for _ in range(d))
+    rhs_dilation = tuple(draw(st.integers(1, 2)) for _ in range(d))
+    spatial = []
+    for w, rd, (lo, hi), ld in zip(window, rhs_dilation, padding, lhs_dilation):
+        span = (w - 1) * rd + 1
+        need = max(span - lo - hi, 1)  # dilated input + padding must cover one window
+        smallest = (need - 1) // ld + 1
+        spatial.append(draw(st.integers(smallest, smallest + 2)))
+    batch = draw(st.sampled_from((1, 1, 2, 0)))
+    return {
+        "lhs_shape": (batch, groups * per_group, *spatial),
+        "rhs_shape": (groups * out_per_group, per_group, *window),
+        "window_strides": strides,
+        "padding": padding,
+        "lhs_dilation": lhs_dilation,
+        "rhs_dilation": rhs_dilation,
+        "feature_group_count": groups,
+    }
+
+
+@st.composite
+def _conv_calls(draw: Any, plan: OperationPlan) -> Call:
+    parameters = draw(_conv_parameters())
+    lhs = draw(_tensor(_operand_dtype(plan, 0), parameters.pop("lhs_shape")))
+    rhs = draw(_tensor(_operand_dtype(plan, 1), parameters.pop("rhs_shape")))
+    return draw(_finish(plan, [lhs, rhs], parameters))
+
+
+@st.composite
+def _index_tensor(draw: Any, n: int, distinct: bool) -> Tensor:
+    if distinct:
+        count = draw(st.integers(0, n))
+        values = draw(st.permutations(range(n)))[:count] if n else []
+        if count == 1 and draw(st.booleans()):
+            return Tensor(I32, (), tuple(values))
+        if count and count % 2 == 0 and draw(st.booleans()):
+            return Tensor(I32, (2, count // 2), tuple(values))
+        return Tensor(I32, (count,), tuple(values))
+    shape = draw(array_shapes(min_dims=0, max_dims=2, min_side=0, max_side=3))
+    if n == 0:
+        shape = (0,)
+    size = math.prod(shape)
+    values = draw(st.lists(st.integers(0, n - 1), min_size=size, max_size=size)) if n else []
+    return Tensor(I32, shape, tuple(values))
+
+
+@st.composite
+def _indexed_calls(draw: Any, plan: OperationPlan) -> Call:
+    family = plan_facts(plan).family
+    shape = draw(array_shapes(min_dims=1, max_dims=3, min_side=0, max_side=4))
+    axis = draw(st.integers(-len(shape), len(shape) - 1))
+    a = axis % len(shape)
+    n = shape[a]
+    indices = draw(_index_tensor(n, distinct=family is Family.SCATTER))
+    data = draw(_tensor(_operand_dtype(plan, 0), shape))
+    operands: list[Any] = [data, indices]
+    if family is not Family.GATHER:
+        updates_shape = (*shape[:a], *indices.shape, *shape[a + 1 :])
+        operands.append(draw(_tensor(_operand_dtype(plan, 2), updates_shape)))
+    return draw(_finish(plan, operands, {"axis": axis}))
+
+
+_BUILDERS: dict[Family, Callable[[OperationPlan], st.SearchStrategy[Call]]] = {
+    Family.ELEMENTWISE: _elementwise_calls,
+    Family.REDUCE: _reduction_calls,
+    Family.ARG: _reduction_calls,
+    Family.SCAN: _reduction_calls,
+    Family.SORT: _reduction_calls,
+    Family.TOPK: _reduction_calls,
+    Family.MATMUL: _matmul_calls,
+    Family.CONV: _conv_calls,
+    Family.GATHER: _indexed_calls,
+    Family.SCATTER: _indexed_calls,
+    Family.SCATTER_ADD: _indexed_calls,
+}
+
+
+@functools.cache
+def calls(plan: OperationPlan) -> st.SearchStrategy[Call]:
+    """Valid calls whose arguments select exactly *plan* (cached per plan)."""
+    return _BUILDERS[plan_facts(plan).family](plan)
+
+
+# ---------------------------------------------------------------------------
+# Invalid calls
+# ---------------------------------------------------------------------------
+
+
+@st.composite
+def _mismatched_shapes(draw: Any, count: int) -> list[tuple[int, ...]]:
+    shape = list(draw(array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=3)))
+    axis = draw(st.integers(0, len(shape) - 1))
+    shape[axis] = max(shape[axis], 2)
+    other = list(shape)
+    other[axis] = shape[axis] + draw(st.integers(1, 2))
+    shapes = [tuple(shape)] * count
+    shapes[draw(st.integers(0, count - 1))] = tuple(other)
+    if len(set(shapes)) == 1:  # pragma: no cover - count >= 2 always differs
+        shapes[0] = tuple(other)
+    return shapes
+
+
+@st.composite
+def _invalid_elementwise_shapes(draw: Any, plan: OperationPlan) -> Call:
+    tensor_positions = [i for i, o in enumerate(plan.operands) if o.role is OperandRole.TENSOR]
+    shapes = dict(zip(tensor_positions, draw(_mismatched_shapes(len(tensor_positions)))))
+    if len(set(shapes.values())) == 1:
+        assume(False)
+    weak = draw(_weak_values(plan))
+    operands = [
+        draw(_tensor(_operand_dtype(plan, i), shapes[i])) if i in shapes else weak[i]
+        for i in range(len(plan.operands))
+    ]
+    return _make(plan, operands, raises=(ValueError,), note="shapes do not broadcast")
+
+
+@st.composite
+def _int32_overflow(draw: Any, plan: OperationPlan) -> Call:
+    """An Int32 call with one overflowing element among ordinary ones."""
+    facts = plan_facts(plan)
+    if facts.family is Family.ELEMENTWISE:
+        witnesses = arithmetic_witnesses(plan)[B.INT32_RESULT_OVERFLOW]
+        row = draw(st.sampled_from(witnesses))
+        count = draw(st.integers(0, 3))
+        where = draw(st.integers(0, count))
+        operands = []
+        for position, operand in enumerate(plan.operands):
+            if operand.role is OperandRole.WEAK_SCALAR:
+                operands.append(row[position])
+                continue
+            others = draw(st.lists(st.integers(0, 1), min_size=count, max_size=count))
+            values = [*others[:where], row[position], *others[where:]]
+            operands.append(Tensor(I32, (len(values),), tuple(values)))
+        return _make(plan, operands, raises=(OverflowError,), note="an Int32 result overflows")
+    smalls = draw(st.lists(st.integers(0, 1000), max_size=3))
+    terms = [INT32_MAX, *smalls, 1]
+    if facts.family is Family.REDUCE:
+        x = Tensor(I32, (len(terms),), tuple(terms))
+        return _make(
+            plan,
+            [x],
+            {"axis": None, "keepdims": False},
+            raises=(OverflowError,),
+            note="the final Int32 sum overflows",
+        )
+    a = Tensor(I32, (1, len(terms)), tuple(terms))
+    b = Tensor(I32, (len(terms), 1), (1,) * len(terms))
+    return _make(plan, [a, b], raises=(OverflowError,), note="the final Int32 sum overflows")
+
+
+@st.composite
+def _invalid_reduction(draw: Any, plan: OperationPlan) -> Call:
+    facts = plan_facts(plan)
+    family = facts.family
+    shape = draw(array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=3))
+    ndim = len(shape)
+    kinds = ["axis"]
+    if family is Family.REDUCE and ndim >= 1:
+        kinds.append("duplicate")
+    if facts.extremum_rule is not None:
+        kinds.append("empty")
+    kind = draw(st.sampled_from(kinds))
+    parameters: dict[str, Any] = {}
+    raises = _AXIS_ERRORS
+    if kind == "axis":
+        axis = draw(st.one_of(st.integers(ndim, ndim + 2), st.integers(-ndim - 2, -ndim - 1)))
+        note = f"axis {axis} out of range for {ndim} dimensions"
+    elif kind == "duplicate":
+        a = draw(st.integers(0, ndim - 1))
+        axis = (a, a - ndim)
+        note = f"axis {axis} names one axis twice"
+    else:
+        shape = list(shape)
+        axis = draw(st.one_of(st.none(), st.integers(0, ndim - 1)))
+        shape[0 if axis is None else axis] = 0
+        shape = tuple(shape)
+        raises = (ValueError,)
+        note = "an extremum over an empty group"
+    x = draw(_tensor(_operand_dtype(plan, 0), tuple(shape)))
+    parameters["axis"] = axis
+    if family is Family.REDUCE:
+        parameters["keepdims"] = False
+    elif family is Family.TOPK:
+        parameters = {"k": 0, "axis": axis, "largest": True}
+    elif family is Family.SORT:
+        parameters["descending"] = False
+    return _make(plan, [x], parameters, raises=raises, note=note)
+
+
+@st.composite
+def _invalid_matmul(draw: Any, plan: OperationPlan) -> Call:
+    m, k, n = (draw(st.integers(1, 3)) for _ in range(3))
+    k2 = k + draw(st.integers(1, 2))
+    a = draw(_tensor(_operand_dtype(plan, 0), (m, k)))
+    b = draw(_tensor(_operand_dtype(plan, 1), (k2, n)))
+    return _make(plan, [a, b], raises=(ValueError,), note=f"inner dimensions {k} and {k2}")
+
+
+@st.composite
+def _invalid_conv(draw: Any, plan: OperationPlan) -> Call:
+    parameters = draw(_conv_parameters())
+    lhs_shape = list(parameters.pop("lhs_shape"))
+    lhs_shape[1] += draw(st.integers(1, 2))  # channels no longer match the kernel
+    lhs = draw(_tensor(F32, tuple(lhs_shape)))
+    rhs = draw(_tensor(F32, parameters.pop("rhs_shape")))
+    return _make(plan, [lhs, rhs], parameters, raises=(ValueError,), note="channel mismatch")
+
+
+@st.composite
+def _invalid_indexed(draw: Any, plan: OperationPlan) -> Call:
+    family = plan_facts(plan).family
+    shape = draw(array_shapes(min_dims=1, max_dims=2, min_side=1, max_side=3))
+    axis = draw(st.integers(0, len(shape) - 1))
+    n = shape[axis]
+    kinds = ["negative", "large"]
+    if family is not Family.GATHER:
+        kinds.append("updates")
+    if family is Family.SCATTER:
+        kinds.append("duplicate")
+    kind = draw(st.sampled_from(kinds))
+    good = list(draw(st.permutations(range(n))))[: draw(st.integers(0, n - 1))] if n > 1 else []
+    if kind == "negative":
+        values, raises, note = [*good, draw(st.integers(-n - 2, -1))], (IndexError,), "negative"
+    elif kind == "large":
+        values, raises, note = [*good, draw(st.integers(n, n + 3))], (IndexError,), "too large"
+    elif kind == "duplicate":
+        i = draw(st.integers(0, n - 1))
+        values, raises, note = [i, i], (ValueError,), "duplicate scatter index"
+    else:
+        values, raises, note = list(range(n)), (ValueError,), "updates shape mismatch"
+    values = [v for v in values]
+    draw(st.randoms()).shuffle(values)
+    indices = Tensor(I32, (len(values),), tuple(values))
+    data = draw(_tensor(F32, shape))
+    operands: list[Any] = [data, indices]
+    if family is not Family.GATHER:
+        updates_shape = list((*shape[:axis], len(values), *shape[axis + 1 :]))
+        if kind == "updates":
+            updates_shape[axis] += 1
+        operands.append(draw(_tensor(F32, tuple(updates_shape))))
+    return _make(plan, operands, {"axis": axis}, raises=raises, note=f"index: {note}")
+
+
+@functools.cache
+def invalid_calls(plan: OperationPlan) -> st.SearchStrategy[Call]:
+    """Calls of *plan* with exactly one fault; ``call.raises`` names what must be raised.
+
+    ``st.nothing()`` (``.is_empty``) when the plan has no value-level error path
+    (a one-tensor elementwise Float32 plan, say).
+    """
+    facts = plan_facts(plan)
+    family = facts.family
+    options: list[st.SearchStrategy[Call]] = []
+    if B.INT32_RESULT_OVERFLOW in applicable_classes(plan):
+        options.append(_int32_overflow(plan))
+    if family is Family.ELEMENTWISE and facts.tensor_count >= 2:
+        options.append(_invalid_elementwise_shapes(plan))
+    elif family in (Family.REDUCE, Family.ARG, Family.SCAN, Family.SORT, Family.TOPK):
+        options.append(_invalid_reduction(plan))
+    elif family is Family.MATMUL:
+        options.append(_invalid_matmul(plan))
+    elif family is Family.CONV:
+        options.append(_invalid_conv(plan))
+    elif family in (Family.GATHER, Family.SCATTER, Family.SCATTER_ADD):
+        options.append(_invalid_indexed(plan))
+    return st.one_of(options) if options else st.nothing()
+
+
+# ---------------------------------------------------------------------------
+# Constructive boundary examples
+# ---------------------------------------------------------------------------
+
+_MAX = MAX_FINITE
+#: Float32 sum groups: cancellation + order + width; intermediate overflow;
+#: inf - inf; all -0; a width-only case.
+SUM_GROUPS: tuple[tuple[float, ...], ...] = (
+    (2.0**24, 1.0, -(2.0**24)),
+    (_MAX, _MAX, -_MAX),
+    (_INF, -_INF, 1.0),
+    (-0.0, -0.0),
+)
+#: Int32 sum groups: a partial sum leaves Int32 while the final fits (and sits at the
+#: limit); the final sum just leaves; a far overflow.
+INT32_SUM_GROUPS: tuple[tuple[int, ...], ...] = (
+    (INT32_MAX, 1, -1),
+    (INT32_MIN, -1, 1),
+    (INT32_MAX, 1),
+    (INT32_MAX, INT32_MAX),
+)
+#: Float32 product groups: intermediate overflow (order sensitive); intermediate
+#: underflow; zero times inf.
+PRODUCT_GROUPS: tuple[tuple[float, ...], ...] = (
+    (_MAX, 2.0, 0.5),
+    (MIN_SUBNORMAL, 0.5, 2.0),
+    (0.0, _INF),
+)
+#: Extremum groups: signed-zero ties in both orders, NaN first/later with
+#: different payloads, a repeated extreme value.
+EXTREMUM_GROUPS: tuple[tuple[float, ...], ...] = (
+    (-0.0, 0.0),
+    (0.0, -0.0),
+    (_NAN, 1.0),
+    (1.0, _NAN_PAYLOAD, _NAN_NEGATIVE),
+    (3.0, 1.0, 1.0, 3.0),
+)
+#: Sort/topk rows with the k and direction that make them interesting for topk.
+ORDER_GROUPS: tuple[tuple[tuple[float, ...], int, bool], ...] = (
+    ((1.0, _NAN, 0.5, _NAN_PAYLOAD), 1, True),
+    ((2.0, 1.0, 2.0, 1.0), 1, True),
+    ((1.0, 3.0, 3.0, 2.0), 1, True),
+    ((2.0, 1.0, 1.0), 1, False),
+    ((-0.0, 1.0, 0.0), 2, False),
+    ((0.0, -0.0), 1, True),
+)
+_CONVERSION_INTS = (2**24 + 1, 2**25 + 1, -(2**24 + 3))
+
+
+def _neutral(dtype: Any) -> Any:
+    return {F32: 1.0, I32: 1, BOOL: True}[dtype]
+
+
+def _fits(dtype: Any, values: Sequence[Any]) -> bool:
+    if dtype is F32:
+        return all(isinstance(v, float) for v in values)
+    if dtype is I32:
+        return all(isinstance(v, int) and INT32_MIN <= v <= INT32_MAX for v in values)
+    return False
+
+
+def _tensor_of(dtype: Any, values: Sequence[Any], shape: tuple[int, ...] | None = None) -> Tensor:
+    values = tuple(values)
+    return Tensor(dtype, (len(values),) if shape is None else shape, values)
+
+
+def _elementwise_rows(plan: OperationPlan, rows: Sequence[Sequence[Any]], note: str) -> list[Call]:
+    """Calls realising *rows* (one value per operand); weak values split the calls."""
+    by_weak: dict[tuple, list[Sequence[Any]]] = {}
+    weak_positions = plan_facts(plan).weak_positions
+    for row in rows:
+        key = tuple((type(row[p]).__name__, repr(row[p])) for p in weak_positions)
+        by_weak.setdefault(key, []).append(row)
+    result = []
+    for group in by_weak.values():
+        operands = []
+        for position, operand in enumerate(plan.operands):
+            column = [row[position] for row in group]
+            if operand.role is OperandRole.WEAK_SCALAR:
+                operands.append(column[0])
+            else:
+                operands.append(_tensor_of(operand.dtype, column))
+        result.append(_make(plan, operands, note=note))
+    return result
+
+
+def _neutral_row(plan: OperationPlan) -> list[Any]:
+    weak = weak_representatives(plan)
+    return [
+        _neutral(o.dtype) if o.role is OperandRole.TENSOR else weak[i][0]
+        for i, o in enumerate(plan.operands)
+    ]
+
+
+def _fit_row(plan: OperationPlan, row: Sequence[Any]) -> tuple[Any, ...] | None:
+    return boundaries.fit_operands(plan, row)
+
+
+def _embed(
+    plan: OperationPlan,
+    group: Sequence[Any],
+    note: str,
+    *,
+    k: int | None = None,
+    largest: bool = True,
+    descending: bool = False,
+) -> Call | None:
+    """A call in which *group* is one reduction group / sorted row / product sequence."""
+    family = plan_facts(plan).family
+    group = list(group)
+    dtype0 = _operand_dtype(plan, 0)
+    if family in (Family.REDUCE, Family.ARG, Family.SCAN, Family.SORT, Family.TOPK):
+        if not _fits(dtype0, group):
+            return None
+        x = _tensor_of(dtype0, group)
+        parameters: dict[str, Any] = {"axis": None if family in (Family.REDUCE, Family.ARG) else 0}
+        if family is Family.REDUCE:
+            parameters["keepdims"] = False
+        if family is Family.SORT:
+            parameters["descending"] = descending
+        if family is Family.TOPK:
+            parameters = {"k": len(group) if k is None else k, "axis": 0, "largest": largest}
+        return _make(plan, [x], parameters, note=note)
+    if family is Family.MATMUL:
+        n = len(group)
+        for side in (0, 1):
+            dtype = _operand_dtype(plan, side)
+            other = _operand_dtype(plan, 1 - side)
+            if _fits(dtype, group):
+                ones = _tensor_of(other, [_neutral(other)] * n, (n, 1) if side == 0 else (1, n))
+                terms = _tensor_of(dtype, group, (1, n) if side == 0 else (n, 1))
+                return _make(plan, [terms, ones] if side == 0 else [ones, terms], note=note)
+        return None
+    if family is Family.CONV:
+        if not _fits(F32, group):
+            return None
+        n = len(group)
+        lhs = _tensor_of(F32, group, (1, 1, n))
+        rhs = _tensor_of(F32, [1.0] * n, (1, 1, n))
+        parameters = {
+            "window_strides": (1,),
+            "padding": ((0, 0),),
+            "lhs_dilation": (1,),
+            "rhs_dilation": (1,),
+            "feature_group_count": 1,
+        }
+        return _make(plan, [lhs, rhs], parameters, note=note)
+    if family is Family.SCATTER_ADD:
+        if not _fits(F32, group) or not group:
+            return None
+        base = _tensor_of(F32, group[:1])
+        indices = _tensor_of(I32, [0] * (len(group) - 1))
+        updates = _tensor_of(F32, group[1:])
+        return _make(plan, [base, indices, updates], {"axis": 0}, note=note)
+    if family in (Family.GATHER, Family.SCATTER):
+        if not _fits(F32, group) or not group:
+            return None
+        data = _tensor_of(F32, group)
+        indices = _tensor_of(I32, range(len(group)))
+        operands: list[Any] = [data, indices]
+        if family is Family.SCATTER:
+            operands.append(_tensor_of(F32, group[::-1]))
+        return _make(plan, operands, {"axis": 0}, note=note)
+    return None
+
+
+def _value_examples(plan: OperationPlan) -> list[Call]:
+    facts = plan_facts(plan)
+    calls_: list[Call] = []
+    specials_f = [v for v in SPECIAL_FLOATS]
+    specials_i = list(SPECIAL_INT32S) + list(_CONVERSION_INTS)
+    if facts.family is Family.ELEMENTWISE:
+        for position in (*facts.float_positions, *facts.int_positions):
+            values = specials_f if _operand_dtype(plan, position) is F32 else specials_i
+            rows = []
+            for value in values:
+                row = _neutral_row(plan)
+                row[position] = value
+                rows.append(row)
+            calls_ += _elementwise_rows(plan, rows, f"special values in operand {position}")
+        if facts.bool_positions:
+            rows = []
+            for value in (True, False):
+                row = _neutral_row(plan)
+                row[facts.bool_positions[0]] = value
+                rows.append(row)
+            calls_ += _elementwise_rows(plan, rows, "a mixed condition")
+        return calls_
+    if facts.float_positions:
+        call = _embed(plan, specials_f, "special Float32 values")
+        if call is not None:
+            calls_.append(call)
+    if facts.int_positions:
+        call = _embed(plan, specials_i, "special Int32 values")
+        if call is not None:
+            calls_.append(call)
+    if facts.family is Family.SCATTER_ADD or facts.family is Family.SCATTER:
+        base = _tensor_of(F32, [1.0] * len(specials_f))
+        indices = _tensor_of(I32, range(len(specials_f)))
+        updates = _tensor_of(F32, specials_f)
+        calls_.append(_make(plan, [base, indices, updates], {"axis": 0}, note="special updates"))
+    return calls_
+
+
+def _arithmetic_examples(plan: OperationPlan) -> list[Call]:
+    calls_ = []
+    for cls, rows in arithmetic_witnesses(plan).items():
+        for row in rows[:1] if cls is not B.INT32_RESULT_OVERFLOW else rows:
+            raises = ()
+            call = _elementwise_rows(plan, [row], f"witness of {cls.name}")[0]
+            if B.INT32_RESULT_OVERFLOW in call.classes:
+                raises = (OverflowError,)
+                call = Call(
+                    call.operation, call.args, call.accumulator_dtype, call.plan, raises, call.note
+                )
+            calls_.append(call)
+    return calls_
+
+
+def _group_examples(plan: OperationPlan) -> list[Call]:
+    facts = plan_facts(plan)
+    accumulation = plan.accumulation
+    groups: list[tuple[Sequence[Any], str, dict[str, Any]]] = []
+    if accumulation in (Accumulation.FLOATING, Accumulation.SEQUENTIAL_BINARY32):
+        groups += [(g, "a sum group", {}) for g in SUM_GROUPS]
+    if accumulation is Accumulation.EXACT_INTEGER:
+        groups += [(g, "an Int32 sum group", {}) for g in INT32_SUM_GROUPS]
+    if accumulation is Accumulation.SEQUENTIAL_BINARY32_PRODUCT:
+        groups += [(g, "a product group", {}) for g in PRODUCT_GROUPS]
+    if facts.extremum_rule is not None:
+        groups += [(g, "an extremum group", {}) for g in EXTREMUM_GROUPS]
+    if facts.family in (Family.SORT, Family.TOPK):
+        for row, k, largest in ORDER_GROUPS:
+            options = {"k": k, "largest": largest} if facts.family is Family.TOPK else {}
+            groups.append((row, "a sort row", options))
+            if facts.family is Family.SORT:
+                groups.append((row, "a sort row", {"descending": True}))
+    calls_ = []
+    for group, note, options in groups:
+        call = _embed(plan, group, note, **options)
+        if call is None:
+            continue
+        if B.INT32_RESULT_OVERFLOW in call.classes:
+            call = Call(
+                call.operation,
+                call.args,
+                call.accumulator_dtype,
+                call.plan,
+                (OverflowError,),
+                call.note,
+            )
+        calls_.append(call)
+    if plan.operation in boundaries.ELEMENTWISE_EXTREMA:
+        calls_ += _elementwise_extremum_examples(plan)
+    if facts.family is Family.MATMUL and accumulation is Accumulation.EXACT_INTEGER:
+        a = Tensor(I32, (1, 2), (65536, 65536))
+        b = Tensor(I32, (2, 1), (65536, -65536))
+        calls_.append(_make(plan, [a, b], note="Int32 product terms leave the range"))
+    return calls_
+
+
+def _elementwise_extremum_examples(plan: OperationPlan) -> list[Call]:
+    rows = []
+    for first, second, _rule in boundaries.ELEMENTWISE_EXTREMA[plan.operation]:
+        for a, b in ((-0.0, 0.0), (0.0, -0.0), (_NAN, 1.0), (1.0, _NAN)):
+            row = _neutral_row(plan)
+            row[first], row[second] = a, b
+            fitted = _fit_row(plan, row)
+            if fitted is not None:
+                rows.append(fitted)
+    return _elementwise_rows(plan, rows, "extremum pairs")
+
+
+def _weak_examples(plan: OperationPlan) -> list[Call]:
+    calls_ = []
+    for position in plan_facts(plan).weak_positions:
+        for cls, values in weak_class_values(plan, position).items():
+            row = _neutral_row(plan)
+            row[position] = values[0]
+            calls_ += _elementwise_rows(plan, [row], f"weak {cls.name}")
+    return calls_
+
+
+def _elementwise_shaped(
+    plan: OperationPlan, shapes: Sequence[tuple[int, ...]], note: str, raises: tuple = ()
+) -> Call:
+    shapes_iter = iter(shapes)
+    weak = weak_representatives(plan)
+    operands = []
+    for position, operand in enumerate(plan.operands):
+        if operand.role is OperandRole.WEAK_SCALAR:
+            operands.append(weak[position][0])
+            continue
+        shape = next(shapes_iter)
+        size = math.prod(shape)
+        operands.append(Tensor(operand.dtype, shape, (_neutral(operand.dtype),) * size))
+    return _make(plan, operands, raises=raises, note=note)
+
+
+def _structural_examples(plan: OperationPlan) -> list[Call]:
+    """Shapes, parameters, indices and error paths, per family."""
+    facts = plan_facts(plan)
+    family = facts.family
+    d0 = _operand_dtype(plan, 0)
+    out: list[Call] = []
+
+    def tensor(shape: tuple[int, ...], dtype: Any = d0, start: float = 1.0) -> Tensor:
+        size = math.prod(shape)
+        if dtype is F32:
+            values = tuple(start + i for i in range(size))
+        elif dtype is I32:
+            values = tuple(int(start) + i for i in range(size))
+        else:
+            values = (True,) * size
+        return Tensor(dtype, shape, values)
+
+    if family is Family.ELEMENTWISE:
+        count = facts.tensor_count
+        out.append(_elementwise_shaped(plan, [()] * count, "0-d operands"))
+        out.append(_elementwise_shaped(plan, [(0,)] * count, "empty operands"))
+        if count >= 2:
+            shapes = [(2, 1), *[(3,)] * (count - 1)]
+            out.append(_elementwise_shaped(plan, shapes, "broadcasting operands"))
+            shapes = [(2,), *[(3,)] * (count - 1)]
+            out.append(
+                _elementwise_shaped(
+                    plan, shapes, "shapes that do not broadcast", raises=(ValueError,)
+                )
+            )
+        return out
+    if family in (Family.REDUCE, Family.ARG):
+        extremum = facts.extremum_rule is not None
+
+        def reduce_call(x: Tensor, axis: Any, keepdims: bool = False, **kw: Any) -> Call:
+            parameters: dict[str, Any] = {"axis": axis}
+            if family is Family.REDUCE:
+                parameters["keepdims"] = keepdims
+            return _make(plan, [x], parameters, **kw)
+
+        out.append(reduce_call(tensor(()), None, note="0-d input"))
+        out.append(reduce_call(tensor((2, 3)), None, note="axis None"))
+        out.append(reduce_call(tensor((2, 3)), -1, note="negative axis"))
+        out.append(reduce_call(tensor((2, 0)), 0, note="empty input, non-empty groups"))
+        out.append(reduce_call(tensor((2, 3)), 2, raises=_AXIS_ERRORS, note="axis out of range"))
+        if family is Family.REDUCE:
+            out.append(reduce_call(tensor((2, 2, 2)), (0, -1), note="two axes"))
+            out.append(reduce_call(tensor((2, 2)), (), note="no axes"))
+            out.append(reduce_call(tensor((2, 3)), 1, True, note="keepdims"))
+            out.append(
+                reduce_call(tensor((2, 3)), (1, -1), raises=_AXIS_ERRORS, note="a repeated axis")
+            )
+            if not extremum:
+                out.append(reduce_call(tensor((0,)), None, note="an empty reduction"))
+        if extremum:
+            out.append(
+                reduce_call(tensor((0,)), None, raises=(ValueError,), note="an extremum of nothing")
+            )
+        return out
+    if family in (Family.SCAN, Family.SORT, Family.TOPK):
+
+        def row_call(
+            x: Tensor,
+            axis: int,
+            *,
+            k: int = 1,
+            largest: bool = True,
+            descending: bool = False,
+            **kw: Any,
+        ) -> Call:
+            parameters: dict[str, Any] = {"axis": axis}
+            if family is Family.TOPK:
+                parameters = {"k": k, "axis": axis, "largest": largest}
+            elif family is Family.SORT:
+                parameters["descending"] = descending
+            return _make(plan, [x], parameters, **kw)
+
+        out.append(row_call(tensor((2, 3)), -1, note="negative axis"))
+        out.append(row_call(tensor((0,)), 0, k=0, note="empty input"))
+        out.append(row_call(tensor((2, 3)), 2, raises=_AXIS_ERRORS, note="axis out of range"))
+        if family is Family.SORT:
+            out.append(row_call(tensor((3,)), 0, descending=True, note="descending"))
+        if family is Family.TOPK:
+            out.append(row_call(tensor((3,)), 0, k=2, largest=False, note="smallest"))
+            out.append(row_call(tensor((3,)), 0, k=0, note="k = 0"))
+            out.append(row_call(tensor((3,)), 0, k=3, note="k = n"))
+        return out
+    if family is Family.MATMUL:
+        d1 = _operand_dtype(plan, 1)
+        out.append(_make(plan, [tensor((0, 2)), tensor((2, 3), d1)], note="M = 0"))
+        out.append(_make(plan, [tensor((2, 0)), tensor((0, 3), d1)], note="K = 0"))
+        out.append(
+            _make(
+                plan,
+                [tensor((2, 3)), tensor((2, 3), d1)],
+                raises=(ValueError,),
+                note="inner dimensions differ",
+            )
+        )
+        return out
+    if family is Family.CONV:
+        base = {
+            "window_strides": (1,),
+            "padding": ((0, 0),),
+            "lhs_dilation": (1,),
+            "rhs_dilation": (1,),
+            "feature_group_count": 1,
+        }
+        variants = [
+            ({"window_strides": (2,)}, (1, 1, 5), (1, 1, 2), "stride 2"),
+            ({"padding": ((1, 2),)}, (1, 1, 3), (1, 1, 2), "padding"),
+            ({"lhs_dilation": (2,)}, (1, 1, 3), (1, 1, 2), "lhs dilation"),
+            ({"rhs_dilation": (2,)}, (1, 1, 4), (1, 1, 2), "rhs dilation"),
+            ({"feature_group_count": 2}, (1, 4, 3), (2, 2, 2), "two groups"),
+            ({}, (0, 1, 3), (1, 1, 2), "batch 0"),
+            (
+                {
+                    "window_strides": (1, 2),
+                    "padding": ((0, 1), (1, 0)),
+                    "lhs_dilation": (1, 1),
+                    "rhs_dilation": (1, 1),
+                },
+                (1, 2, 3, 3),
+                (2, 2, 2, 2),
+                "two spatial dimensions",
+            ),
+        ]
+        for changes, lhs_shape, rhs_shape, note in variants:
+            out.append(
+                _make(
+                    plan,
+                    [tensor(lhs_shape), tensor(rhs_shape, start=0.5)],
+                    {**base, **changes},
+                    note=note,
+                )
+            )
+        out.append(
+            _make(
+                plan,
+                [tensor((1, 2, 3)), tensor((1, 1, 2))],
+                base,
+                raises=(ValueError,),
+                note="channel mismatch",
+            )
+        )
+        return out
+    # gather / scatter / scatter_add
+    data = tensor((3,))
+    duplicates = family is not Family.SCATTER
+
+    def indexed(data: Tensor, indices: Sequence[int] | Tensor, axis: int = 0, **kw: Any) -> Call:
+        if not isinstance(indices, Tensor):
+            indices = _tensor_of(I32, indices)
+        operands: list[Any] = [data, indices]
+        if family is not Family.GATHER:
+            a = axis % data.ndim
+            shape = (*data.shape[:a], *indices.shape, *data.shape[a + 1 :])
+            if kw.pop("bad_updates", False):
+                shape = (*shape[:-1], shape[-1] + 1) if shape else (1,)
+            operands.append(tensor(shape, F32, start=10.0))
+        return _make(plan, operands, {"axis": axis}, **kw)
+
+    out.append(indexed(data, [0, 2, 2] if duplicates else [2, 0], note="first, last (dup)"))
+    out.append(indexed(data, [], note="no indices"))
+    out.append(indexed(data, Tensor(I32, (), (1,)), note="0-d indices"))
+    out.append(indexed(tensor((2, 3)), [2, 0], axis=-1, note="negative axis"))
+    out.append(indexed(data, [0, -1], raises=(IndexError,), note="a negative index"))
+    out.append(indexed(data, [3], raises=(IndexError,), note="an index = n"))
+    out.append(indexed(data, [0], axis=1, raises=_AXIS_ERRORS, note="axis out of range"))
+    if family is Family.SCATTER:
+        out.append(indexed(data, [1, 1], raises=(ValueError,), note="duplicate indices"))
+    if family is not Family.GATHER:
+        out.append(
+            indexed(
+                data,
+                [0, 1],
+                bad_updates=True,
+                raises=(ValueError,),
+                note="updates of the wrong shape",
+            )
+        )
+    return out
+
+
+@functools.cache
+def _boundary_examples(plan: OperationPlan) -> tuple[Call, ...]:
+    examples = [
+        *_value_examples(plan),
+        *_arithmetic_examples(plan),
+        *_group_examples(plan),
+        *_weak_examples(plan),
+        *_structural_examples(plan),
+    ]
+    for choice in accumulator_choices(plan)[1:]:
+        # the other ways of requesting the same plan
+        first = examples[0]
+        examples.append(
+            Call(
+                first.operation,
+                first.args,
+                choice,
+                plan,
+                first.raises,
+                f"{first.note} (accumulator_dtype={choice!r})",
+            )
+        )
+    unique: dict[Call, None] = {}
+    for call in examples:
+        unique.setdefault(call, None)
+    return tuple(unique)
+
+
+def boundary_examples(plan: OperationPlan) -> list[Call]:
+    """Deterministic calls that together hit every applicable class of *plan*."""
+    return list(_boundary_examples(plan))
