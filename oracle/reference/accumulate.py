@@ -314,107 +314,144 @@ def _growth(k: int, u: Fraction) -> Fraction:
 
 
 def _error_bound(weights: list[int], precision: int, growth: Fraction) -> int:
-    """A bound E (units of 2**-149) with |computed - S| <= E for every tree.
+    """A bound B (units of 2**-149) on sum |e_i| over the non-root additions of any tree.
 
-    *weights* are the magnitudes (in units of 2**-149) of the m >= 2 nonzero
-    finite terms, and *growth* >= (1 + u)**(m - 2).  See
-    :func:`floating_sum_interval` for the proof.  The result is rounded down
-    to a multiple of q, the largest power of two dividing every term, because
-    every computed value and every rounding error is a multiple of q.
+    *weights* are the magnitudes (in units of 2**-149) of the m >= 1 nonzero
+    finite terms and *growth* >= (1 + u)**(m - 2).  Returns::
+
+        q * floor(c * sum_{j=2..m-1} min(u * top(j), top(j) - w_1) * [c * top(j) >= 2**p * q] / q)
+
+    (c = growth, top(j) the sum of the j largest weights, w_1 the largest,
+    q the largest power of two dividing every weight); the proof is in
+    :func:`floating_sum_interval`.
     """
+    if len(weights) < 3:
+        return 0
     u = Fraction(1, 1 << precision)
     quantum = min(w & -w for w in weights)
     exact_below = quantum << precision  # |a + b| < 2**p * q is representable
     weights = sorted(weights, reverse=True)
-    top = weights[0]
-    total = 0
-    for w in weights[1:]:
-        top += w  # top(j): the sum of the j largest weights, j = 2..m
+    largest = weights[0]
+    top = largest
+    total = Fraction(0)
+    for w in weights[1:-1]:
+        top += w  # top(j), j = 2..m-1
         if top * growth >= exact_below:
-            total += top
-    bound = u * growth * total
-    return quantum * math.floor(bound / quantum)
+            total += min(u * top, top - largest)
+    return quantum * math.floor(growth * total / quantum)
+
+
+def _one_sign(weights: list[int], precision: int, overflow: int) -> tuple[int, int, bool]:
+    """(W, B, can_overflow) for the terms of one sign alone, magnitudes *weights*.
+
+    W is their sum and B the bound below the root of any tree over them.  An
+    addition a + b of such a tree reaches Omega only if W * c >= Omega and
+    W + B >= Omega (c >= (1+u)**(m-2)); see :func:`floating_sum_interval`.
+    """
+    total = sum(weights)
+    if len(weights) < 2:
+        return total, 0, False
+    growth = _growth(len(weights) - 2, Fraction(1, 1 << precision))
+    bound = _error_bound(weights, precision, growth)
+    return total, bound, total * growth >= overflow and total + bound >= overflow
+
+
+def _round64(x: Fraction) -> float:
+    """x rounded to nearest binary64 (CPython's Fraction -> float is correctly rounded)."""
+    try:
+        return float(x)
+    except OverflowError:
+        return _INF if x > 0 else -_INF
 
 
 def floating_sum_interval(terms: Sequence[float], accumulator: SimpleDType) -> Interval:
     """The acceptance set of a FLOATING sum of binary32 *terms*.
 
-    The accepted results are every value that *some* evaluation order -- any
-    binary tree over any permutation of the terms, each addition rounded to
-    nearest in *accumulator* (``DType.Float32`` or ``DType.Float64``),
-    followed by one rounding to binary32 -- can produce, widened to an
-    interval by a proven error bound.  ``exact`` is the exact sum S of the
-    terms when every term is finite.
+    Accepted: every value that *some* evaluation order -- any binary tree
+    over any permutation of the terms, each addition rounded to nearest in
+    *accumulator* (``DType.Float32`` or ``DType.Float64``), then one rounding
+    to binary32 -- can produce, as an interval widened by a proven bound.
+    ``exact`` is the exact sum S of the terms when every term is finite.
 
-    Special cases, decided exactly: no terms: +0 only.  A NaN term, or +inf
-    and -inf both present: NaN only.  +inf present (and no -inf): +inf, and
-    also NaN when the accumulator is Float32 and the finite negative terms can
-    overflow to -inf in a partial sum (mirror for -inf).  Every term a zero:
-    +0 only, or +0 and -0 when every term is -0.  Zero terms are otherwise
-    dropped: adding +-0 to a nonzero value is exact, and a zero result of
+    **Special cases**, decided exactly.  No terms: +0 only.  A NaN term, or
+    +inf and -inf both present: NaN only.  +inf present (no -inf): +inf, and
+    NaN as well when the finite negative terms can overflow to -inf in a
+    partial sum (Float32 accumulation; mirror for -inf).  Every term a zero:
+    +0 only, or +0 and -0 when every term is -0.  Otherwise zero terms are
+    dropped: adding +-0 to a nonzero value is exact, and an exact zero sum of
     nonzero terms is +0 in every order, which is what the interval accepts.
 
-    **The bound.**  With m >= 2 nonzero finite terms t_k, u = 2**-p (p = 24
-    for Float32, 53 for Float64), weights w_1 >= ... >= w_m the sorted |t_k|
-    and top(j) = w_1 + ... + w_j, for every tree that does not overflow::
+    **The bound.**  Let the m nonzero finite terms have magnitudes
+    w_1 >= ... >= w_m, top(j) = w_1 + ... + w_j, u = 2**-p (p = 24 for
+    Float32, 53 for Float64), c >= (1+u)**(m-2) and q the largest power of
+    two dividing every term.  For every evaluation tree without overflow, the
+    rounding errors e_i of the additions *below the root* satisfy::
 
-        |computed - S| <= E = u * c * sum_{j=2..m} top(j) * [top(j) * c >= 2**p * q]
+        sum |e_i| <= B = c * sum_{j=2..m-1} min(u*top(j), top(j) - w_1) * [c*top(j) >= 2**p * q]
 
-    with c = (1+u)**(m-2) (bounded above exactly by a rational),
+    rounded down to a multiple of q ([...] is 1 when the condition holds).
 
-    where q is the largest power of two dividing every term (the bracket is 1
-    when the condition holds, else 0).  Proof: each of the m - 1 additions
-    computes fl(a + b) = a + b + e_i from its already computed operands, so
-    by linearity computed = S + sum_i e_i.  Round to nearest gives
-    |e_i| <= u * |a + b| for the *sum of two floats of the format*, with no
-    gradual-underflow term: when a + b is subnormal it is exactly
-    representable (two floats of one format are multiples of its smallest
-    quantum, and so is their sum), so e_i = 0.  By induction over the tree
-    |a + b| <= W_i * (1+u)**(h_i - 1) <= W_i * (1+u)**(m-2), where W_i is the
-    sum of |t_k| below node i and h_i <= m - 1 its height.  Every computed
-    value and every a + b is a multiple of q (rounding a multiple of q to a
-    format whose quantum there is at most q leaves it unchanged, and one
-    whose quantum is larger gives a multiple of that quantum), so
-    |a + b| < 2**p * q means a + b is representable and e_i = 0: only nodes
-    with W_i * (1+u)**(m-2) >= 2**p * q count.  Finally the subtree sizes of
-    a full binary tree with m leaves, sorted decreasingly, are at most
-    m, m-1, ..., 2 (induction on the two subtrees), and W_i <= top(size_i);
-    x -> x * [x * c >= 2**p q] is non-decreasing, so sum_i W_i [...] is at
-    most the caterpillar sum above.  E never exceeds Higham's
-    gamma_{m-1} * sum |t_k| (it is about half of it for equal weights).
-    Since computed - S is a multiple of q, E is then rounded down to one.
+    Proof.  (1) Each of the m - 1 additions computes fl(a + b) = a + b + e_i
+    from its computed operands, so by linearity the root's exact operand sum
+    is S + sum_{i below the root} e_i.  (2) Round to nearest gives
+    |e_i| <= u * |a + b| for the sum of two floats of the accumulator format,
+    with *no gradual-underflow term*: a subnormal a + b is exactly
+    representable (both operands are multiples of the format's smallest
+    quantum, so is their sum), hence e_i = 0 there.  Also
+    |e_i| <= min(|a|, |b|), because a and b are representable candidates at
+    distances |b| and |a| from a + b.  (3) By induction over the tree,
+    |computed subtree value| <= W * (1+u)**height, W the sum of |t_k| below;
+    so |a + b| <= c * W_i and min(|a|, |b|) <= c * (W_i - M_i), where W_i is
+    the weight of node i and M_i its largest leaf.  (4) Every computed value
+    is a multiple of q (rounding a multiple of q to a quantum <= q changes
+    nothing, to a larger one gives a multiple of that), so a + b with
+    |a + b| < 2**p * q is representable and e_i = 0: nodes with
+    c * W_i < 2**p * q do not count.  (5) The subtree sizes of a full binary
+    tree with m leaves, sorted decreasingly, are at most m, m-1, ..., 2
+    (induction over the root's two subtrees), and only the root has size m;
+    W_i <= top(size_i) and W_i - M_i <= top(size_i) - w_1, and the per-node
+    bound is non-decreasing in the size, so the sum over the non-root nodes
+    is at most the sum over j = 2..m-1 above (the caterpillar with the
+    largest terms deepest attains the sizes).  (6) The errors are multiples
+    of q, so B can be rounded down to one.  (7) The root computes
+    fl(S + sum e_i) and fl is monotone: the accumulator result lies in
+    [fl(S - B), fl(S + B)].  Adding the root's own term (j = m) to B gives
+    the a-priori bound E >= |computed - S|, which never exceeds Higham's
+    gamma_{m-1} * sum |t_k| (u * top(j) <= u * W, c <= 1/(1 - (m-2)u)); it
+    is about half of it for equal weights and far smaller when one term
+    dominates, where min(...) picks top(j) - w_1.
 
-    **From the bound to the interval.**  Float32 accumulation: the result is
-    itself a binary32 value in [S - E, S + E], so the interval is
-    [round_up32(S - E), round_down32(S + E)] (inward directed roundings).
-    Float64 accumulation: the binary64 result lies in [S - E, S + E] and the
-    final rounding to nearest is monotone, so the interval is
-    [round32(S - E), round32(S + E)] (it contains +-inf exactly when an
-    endpoint rounds to it).  Both are inside the outward
-    [round_down32(S - E), round_up32(S + E)].  When all terms have one sign
-    every partial sum is at least the largest term in magnitude (fl is
-    monotone and fixes representable values), which clamps the near end.
+    **From the bound to the interval.**  With R the accumulator's rounding
+    followed by the rounding to binary32 (R = round32 for Float32,
+    round32(round64(.)) for Float64; both monotone), the result lies in
+    [R(S - B), R(S + B)].  This lies inside the outward
+    [round_down32(S - E), round_up32(S + E)] of the full a-priori bound E.
 
-    **Overflow.**  A partial sum can overflow to +inf only if
-    P * (1+u)**(m-2) >= Omega, where P is the sum of the positive terms and
-    Omega = 2**(emax+1) - 2**(emax-p) the accumulator's overflow threshold
-    (mirror for -inf with the negative terms).  Then +inf (-inf) is added to
-    the interval as its upper (lower) end, and NaN when both can happen.  For
-    Float64 accumulation of binary32 terms this never happens for fewer than
-    about 2**895 terms; only the final rounding to binary32 can overflow.
+    **Monotone limits and overflow.**  fl is monotone, so replacing every
+    negative term by +0 never decreases any computed value, and the tree
+    then sums the positive terms alone (adding zeros is exact).  Hence the
+    result is at most R(P + B+) (P, B+ the sum and bound of the positive
+    terms alone; with no positive term, at most the smallest term), and an
+    addition can reach the overflow threshold
+    Omega = 2**(emax+1) - 2**(emax-p) upwards only if a tree of the positive
+    terms alone can, which needs P * c+ >= Omega and P + B+ >= Omega.  Only
+    then is +inf accepted (as the upper end) for Float32 accumulation; mirror
+    for -inf with the negative terms, and NaN when both can happen.  For
+    Float64 accumulation of binary32 terms an accumulator overflow needs
+    about 2**895 terms; only the final rounding to binary32 overflows, and
+    R accounts for it.  Sums of m <= 2 terms, sums whose partial sums are
+    all exact, and same-sign sums dominated by one term give one point.
 
-    **Width.**  The interval is the hull of the true set, so a set with gaps
-    (cancellation: [2**100, 1, -2**100] gives exactly {0, 1}) is filled in,
-    and it is wider than the true hull by at most the bound: each end lies
-    at most E beyond the exact sum (plus the half ULP of the final rounding
-    for Float64), while the true set contains at least one value within E of
-    S.  For Float64 accumulation E / ulp32(S) <= 2**-28 * (m-1) * kappa with
-    kappa = sum|t_k| / |S|, so for kappa * m << 2**28 the interval holds at
-    most two binary32 values, at most one more than the true set (one value
-    when S is not within E of a binary32 rounding boundary, or when every
-    partial sum is exact).  For Float32 accumulation the true spread depends
-    on the terms; measured on random lists it is within a few ULPs of the
-    bound for m <= 5 (see ``docs/semantics/structured.md``).
+    **Width.**  The interval is the hull of the true set, so gaps are filled
+    in (cancellation: [2**100, 1, -2**100] gives exactly {0, 1}, accepted as
+    [0, 1]), and each end lies at most B beyond S, plus the final rounding,
+    while the true set has a value within B of S: the excess over the true
+    hull is at most about 2B plus one ULP at each end.  For Float64
+    accumulation B / ulp32(S) <= 2**-28 * (m-2) * kappa, kappa =
+    sum|t_k| / |S|, so for m * kappa << 2**28 the interval holds one or two
+    binary32 values, at most one more than the true set (measured: none
+    more).  For Float32 accumulation the excess is measured in
+    ``docs/semantics/structured.md`` (a few ULPs for well-conditioned sums).
     """
     precision, emax = _accumulator_format(accumulator)
     values = [_term(t, position) for position, t in enumerate(terms)]
@@ -427,13 +464,13 @@ def floating_sum_interval(terms: Sequence[float], accumulator: SimpleDType) -> I
     if positive_inf and negative_inf:
         return _MUST_BE_NAN
     scaled = [_scaled(t) for t in values if math.isfinite(t) and t != 0]
-    u = Fraction(1, 1 << precision)
-    growth = _growth(len(scaled) - 2, u)
     overflow = ((1 << (emax + 1)) - (1 << (emax - precision))) << _SCALE_BITS
-    positive = sum(v for v in scaled if v > 0)
-    negative = -sum(v for v in scaled if v < 0)
-    can_overflow_up = len(scaled) >= 2 and positive * growth >= overflow
-    can_overflow_down = len(scaled) >= 2 and negative * growth >= overflow
+    positive, positive_bound, can_overflow_up = _one_sign(
+        [v for v in scaled if v > 0], precision, overflow
+    )
+    negative, negative_bound, can_overflow_down = _one_sign(
+        [-v for v in scaled if v < 0], precision, overflow
+    )
     if positive_inf:
         return Interval(_INF, _INF, nan=can_overflow_down)
     if negative_inf:
@@ -443,22 +480,27 @@ def floating_sum_interval(terms: Sequence[float], accumulator: SimpleDType) -> I
         return Interval(
             -0.0 if all_negative else 0.0, 0.0, negative_zero=all_negative, exact=Fraction(0)
         )
+    growth = _growth(len(scaled) - 2, Fraction(1, 1 << precision))
+    bound = _error_bound([abs(v) for v in scaled], precision, growth)
     exact = sum(scaled)
-    bound = _error_bound([abs(v) for v in scaled], precision, growth) if len(scaled) > 1 else 0
-    low, high = Fraction(exact - bound, _SCALE), Fraction(exact + bound, _SCALE)
-    if precision == binary32.PRECISION:
-        lo, hi = round_up32(low), round_down32(high)
+
+    def final(x: int) -> float:  # the accumulator's rounding, then binary32's
+        q = Fraction(x, _SCALE)
+        if precision == binary32.PRECISION:
+            return binary32.round_fraction(q)
+        return binary32.round_to_binary32(_round64(q))
+
+    lo, hi = final(exact - bound), final(exact + bound)
+    nonzero = [t for t in values if t != 0]
+    # monotone limits: zeroing the terms of one sign moves every computed value one way
+    hi = min(hi, final(positive + positive_bound)) if positive else min(hi, min(nonzero))
+    lo = max(lo, final(-negative - negative_bound)) if negative else max(lo, max(nonzero))
+    if precision == binary32.PRECISION:  # Float32: infinite only by an overflowing addition
+        hi = _INF if can_overflow_up else min(hi, binary32.MAX_FINITE)
+        lo = -_INF if can_overflow_down else max(lo, -binary32.MAX_FINITE)
     else:
-        lo, hi = binary32.round_fraction(low), binary32.round_fraction(high)
-    finite = [t for t in values if t != 0]
-    if negative == 0:
-        lo = max(lo, max(finite))
-    if positive == 0:
-        hi = min(hi, min(finite))
-    if can_overflow_up:
-        hi = _INF
-    if can_overflow_down:
-        lo = -_INF
+        hi = _INF if can_overflow_up else hi
+        lo = -_INF if can_overflow_down else lo
     return Interval(
         0.0 if lo == 0 else lo,
         0.0 if hi == 0 else hi,
