@@ -1,0 +1,211 @@
+"""Coverage accounting: which plans ran and which boundary classes they hit.
+
+A :class:`CoverageMatrix` has one row per plan (by default every plan of
+:func:`oracle.resolvable_plans`, both accumulator variants included) and one
+column per :class:`~conformance.boundaries.Boundary`.  :meth:`~CoverageMatrix.record`
+adds a call: its plan's call count grows and every class the call *measurably*
+hits (:func:`~conformance.boundaries.classes_hit`) is counted.  Classes a
+plan cannot see (:func:`~conformance.boundaries.applicable_classes`) are never
+required.
+
+:meth:`~CoverageMatrix.missing` lists what a run failed to exercise: a plan
+that ran no call at all is ``(plan, None)``; an applicable class a plan never
+hit is ``(plan, cls)``.  A run is complete when that list is empty.  Matrices
+merge (one per pytest-xdist worker) and round-trip through JSON, where a plan
+is named by ``OperationPlan.describe()`` (unique among the resolvable plans).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from oracle import OperationPlan, resolvable_plans
+
+from .boundaries import Boundary, applicable_classes
+from .calls import Call
+
+__all__ = ["CoverageMatrix"]
+
+_FORMAT = "plancheck-coverage/1"
+
+
+class CoverageMatrix:
+    """Plan x boundary-class hit counts for one run."""
+
+    def __init__(self, plans: Iterable[OperationPlan] | None = None) -> None:
+        self.plans: tuple[OperationPlan, ...] = tuple(
+            resolvable_plans() if plans is None else plans
+        )
+        self._calls: Counter[OperationPlan] = Counter()
+        self._hits: dict[OperationPlan, Counter[Boundary]] = {p: Counter() for p in self.plans}
+        self._extra: list[OperationPlan] = []  # plans recorded but not expected
+
+    # -- recording ---------------------------------------------------------------
+
+    def record(self, call: Call) -> frozenset[Boundary]:
+        """Count *call* for its plan; return the classes it hit."""
+        classes = call.classes
+        self.record_classes(call.plan, classes)
+        return classes
+
+    def record_classes(self, plan: OperationPlan, classes: Iterable[Boundary]) -> None:
+        """Count one call of *plan* that hit *classes* (for callers that measured)."""
+        if plan not in self._hits:
+            self._hits[plan] = Counter()
+            self._extra.append(plan)
+        self._calls[plan] += 1
+        self._hits[plan].update(classes)
+
+    def merge(self, other: CoverageMatrix) -> CoverageMatrix:
+        """Add *other*'s counts to this matrix (in place); returns self."""
+        for plan in (*other.plans, *other._extra):
+            if plan not in self._hits:
+                self._hits[plan] = Counter()
+                self._extra.append(plan)
+            self._calls[plan] += other._calls[plan]
+            self._hits[plan].update(other._hits.get(plan, Counter()))
+        return self
+
+    # -- queries -----------------------------------------------------------------
+
+    def calls(self, plan: OperationPlan) -> int:
+        return self._calls[plan]
+
+    def hits(self, plan: OperationPlan) -> dict[Boundary, int]:
+        """Class -> how many recorded calls of *plan* hit it."""
+        return dict(self._hits.get(plan, {}))
+
+    def missing(self) -> list[tuple[OperationPlan, Boundary | None]]:
+        """Unexercised plans ``(plan, None)`` and applicable-but-unhit ``(plan, cls)``."""
+        result: list[tuple[OperationPlan, Boundary | None]] = []
+        for plan in self.plans:
+            if not self._calls[plan]:
+                result.append((plan, None))
+                continue
+            hit = self._hits[plan]
+            result.extend(
+                (plan, cls) for cls in Boundary if cls in applicable_classes(plan) and not hit[cls]
+            )
+        return result
+
+    @property
+    def complete(self) -> bool:
+        return not self.missing()
+
+    @property
+    def unexpected_plans(self) -> tuple[OperationPlan, ...]:
+        """Plans that were recorded but are not rows of this matrix."""
+        return tuple(self._extra)
+
+    # -- reports -----------------------------------------------------------------
+
+    def as_dict(self) -> dict[str, Any]:
+        plans = []
+        for plan in (*self.plans, *self._extra):
+            applicable = applicable_classes(plan)
+            hit = self._hits[plan]
+            plans.append(
+                {
+                    "plan": plan.describe(),
+                    "operation": plan.operation,
+                    "expected": plan not in self._extra,
+                    "calls": self._calls[plan],
+                    "hits": {cls.name: hit[cls] for cls in Boundary if hit[cls]},
+                    "applicable": [cls.name for cls in Boundary if cls in applicable],
+                    "missing": [cls.name for cls in Boundary if cls in applicable and not hit[cls]],
+                }
+            )
+        missing = self.missing()
+        return {
+            "format": _FORMAT,
+            "classes": {cls.name: [cls.group.name, cls.description] for cls in Boundary},
+            "plans": plans,
+            "summary": {
+                "plans": len(self.plans),
+                "plans_exercised": sum(1 for p in self.plans if self._calls[p]),
+                "pairs_applicable": sum(len(applicable_classes(p)) for p in self.plans),
+                "pairs_missing": sum(1 for _, cls in missing if cls is not None),
+                "complete": not missing,
+            },
+        }
+
+    def to_json(self, indent: int | None = 1) -> str:
+        return json.dumps(self.as_dict(), indent=indent)
+
+    @classmethod
+    def from_json(cls, text: str, plans: Iterable[OperationPlan] | None = None) -> CoverageMatrix:
+        """Rebuild a matrix; plans are looked up by description among *plans*."""
+        data = json.loads(text)
+        if data.get("format") != _FORMAT:
+            raise ValueError(f"not a {_FORMAT} document")
+        matrix = cls(plans)
+        known = {p.describe(): p for p in (*matrix.plans, *resolvable_plans())}
+        for row in data["plans"]:
+            plan = known.get(row["plan"])
+            if plan is None:
+                raise ValueError(f"unknown plan {row['plan']!r}")
+            if plan not in matrix._hits:
+                matrix._hits[plan] = Counter()
+                matrix._extra.append(plan)
+            matrix._calls[plan] += row["calls"]
+            matrix._hits[plan].update({Boundary[name]: n for name, n in row["hits"].items()})
+        return matrix
+
+    def to_markdown(self) -> str:
+        """A summary table per plan, then the missing pairs by plan."""
+        summary = self.as_dict()["summary"]
+        lines = [
+            "# Coverage: plan x boundary class",
+            "",
+            f"{summary['plans_exercised']} of {summary['plans']} plans exercised; "
+            f"{summary['pairs_applicable'] - summary['pairs_missing']} of "
+            f"{summary['pairs_applicable']} applicable (plan, class) pairs hit.",
+            "",
+            "| plan | calls | classes hit | missing |",
+            "| --- | ---: | ---: | --- |",
+        ]
+        for plan in (*self.plans, *self._extra):
+            applicable = applicable_classes(plan)
+            hit = self._hits[plan]
+            got = sum(1 for c in applicable if hit[c])
+            if not self._calls[plan]:
+                gaps = "**not exercised**"
+            else:
+                gaps = ", ".join(c.name for c in Boundary if c in applicable and not hit[c])
+            marker = "" if plan not in self._extra else " (unexpected)"
+            lines.append(
+                f"| `{plan.describe()}`{marker} | {self._calls[plan]} | "
+                f"{got}/{len(applicable)} | {gaps or '-'} |"
+            )
+        lines += ["", "## Classes", "", "| class | group | description | plans hit |"]
+        lines.append("| --- | --- | --- | ---: |")
+        for cls_ in Boundary:
+            applicable_plans = [p for p in self.plans if cls_ in applicable_classes(p)]
+            if not applicable_plans:
+                continue
+            hit_plans = sum(1 for p in applicable_plans if self._hits[p][cls_])
+            lines.append(
+                f"| {cls_.name} | {cls_.group.name} | {cls_.description} | "
+                f"{hit_plans}/{len(applicable_plans)} |"
+            )
+        return "\n".join(lines) + "\n"
+
+    def save(self, path: str | Path) -> Path:
+        """Write the matrix as JSON (``.json``) or Markdown (anything else)."""
+        path = Path(path)
+        text = self.to_json() if path.suffix == ".json" else self.to_markdown()
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
+        return path
+
+    def __repr__(self) -> str:
+        exercised = sum(1 for p in self.plans if self._calls[p])
+        return (
+            f"<CoverageMatrix {exercised}/{len(self.plans)} plans exercised, "
+            f"{sum(1 for _, c in self.missing() if c is not None)} missing pairs>"
+        )
