@@ -201,7 +201,10 @@ def add32(a: float, b: float) -> float:
 
     NaN in, NaN out (the quiet ``float('nan')``); inf + -inf is NaN; inf plus
     anything else finite or of its own sign is that inf.  A finite sum is
-    computed exactly (as integers in units of 2**-149) and rounded once with
+    rounded once from its exact value: when the binary64 sum is exact (Knuth's
+    TwoSum error is zero; both operands are at most 2**128, so it cannot
+    overflow) that is the binary64 sum, otherwise the sum is taken exactly as
+    an integer in units of 2**-149 and rounded with
     :func:`oracle.binary32.round_fraction`.  An exact zero sum is -0 only when
     both operands are -0 (round to nearest), so ``x + -x`` is +0.
     """
@@ -211,10 +214,13 @@ def add32(a: float, b: float) -> float:
         if math.isinf(a) and math.isinf(b) and a != b:
             return math.nan
         return a if math.isinf(a) else b
-    total = _scaled(a) + _scaled(b)
-    if total == 0:
+    total = a + b
+    if total == 0:  # an exact cancellation (a nonzero exact sum is at least 2**-149)
         return -0.0 if _signbit(a) and _signbit(b) else 0.0
-    return binary32.round_fraction(Fraction(total, _SCALE))
+    b_virtual = total - a
+    if (a - (total - b_virtual)) + (b - b_virtual) == 0:  # TwoSum: total is exact
+        return binary32.round_to_binary32(total)
+    return binary32.round_fraction(Fraction(_scaled(a) + _scaled(b), _SCALE))
 
 
 def mul32(a: float, b: float) -> float:
@@ -322,23 +328,24 @@ def _error_bound(weights: list[int], precision: int, growth: Fraction) -> int:
         q * floor(c * sum_{j=2..m-1} min(u * top(j), top(j) - w_1) * [c * top(j) >= 2**p * q] / q)
 
     (c = growth, top(j) the sum of the j largest weights, w_1 the largest,
-    q the largest power of two dividing every weight); the proof is in
-    :func:`floating_sum_interval`.
+    q the largest power of two dividing every weight), in integer arithmetic;
+    the proof is in :func:`floating_sum_interval`.
     """
     if len(weights) < 3:
         return 0
-    u = Fraction(1, 1 << precision)
     quantum = min(w & -w for w in weights)
-    exact_below = quantum << precision  # |a + b| < 2**p * q is representable
+    c_num, c_den = growth.numerator, growth.denominator
+    exact_below = (quantum << precision) * c_den  # c * top < 2**p * q: no error
     weights = sorted(weights, reverse=True)
     largest = weights[0]
     top = largest
-    total = Fraction(0)
+    total = 0  # in units of u * 2**-149
     for w in weights[1:-1]:
         top += w  # top(j), j = 2..m-1
-        if top * growth >= exact_below:
-            total += min(u * top, top - largest)
-    return quantum * math.floor(growth * total / quantum)
+        if top * c_num >= exact_below:
+            total += min(top, (top - largest) << precision)
+    # floor(c * total * u / q) * q
+    return quantum * ((total * c_num) // ((c_den * quantum) << precision))
 
 
 def _one_sign(weights: list[int], precision: int, overflow: int) -> tuple[int, int, bool]:
