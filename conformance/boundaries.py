@@ -1101,7 +1101,7 @@ def _sequential(terms: Sequence[float], product: bool, wide: bool) -> tuple[floa
         acc = 1.0 if product else 0.0
         for t in terms:
             acc = acc * t if product else acc + t
-        return float(np.float32(acc)), False
+        return binary32.round_to_binary32(acc), False
     with np.errstate(all="ignore"):
         acc32 = np.float32(1.0 if product else 0.0)
         for t in terms:
