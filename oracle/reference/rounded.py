@@ -79,34 +79,39 @@ margin are replaced by +-2**-152 or +-2**130 (which round to the same
 binary32 value) before :func:`round_mpfr`, which would otherwise expand them
 into enormous integers.
 
-Formulas and enclosure widths (u = 2**(1-p) bounds the relative error of one
-directed rounding at precision p; every bound below is relative):
+Formulas and enclosure widths.  u = 2**(1-p) bounds the relative error of
+one directed rounding at precision p; "each side" is the relative distance of
+an endpoint from the exact value, "width" is (hi - lo) / |v|, to first order
+in u (the O(u**2) terms are negligible for p >= 64):
 
-* ``sigmoid(x) = 1 / (1 + t)``, ``t = exp(-x)``: ``t`` is enclosed to ``u``,
-  ``1 + t`` adds ``u`` (the sum of positive terms has no cancellation), the
-  reciprocal adds ``u``: width <= 6u (1 + 3u).  ``-x`` is exact.
-* ``silu(x) = x * sigmoid(x)``: the multiplication by the exact ``x`` adds
-  ``u`` to each end: width <= 8u (1 + 4u).
+* ``sigmoid(x) = 1 / (1 + t)``, ``t = exp(-x)`` (``-x`` is exact): ``t`` is
+  off by u each side, ``1 + t`` (positive terms, no cancellation) by 2u, the
+  reciprocal by 3u: width <= 6u.
+* ``silu(x) = x * sigmoid(x)``: the product with the exact x adds u each
+  side: width <= 8u.
 * ``softplus(x) = log1p(exp(x))`` for x <= 0 and ``x + log1p(exp(-x))`` for
   x > 0 (the same function; the second form keeps ``exp`` from overflowing).
-  ``log1p`` has condition number t/((1 + t) log1p(t)) <= 1 on t > 0, so the
-  width is <= 4u (1 + 2u) for x <= 0; for x > 0 the sum of two positive terms
-  adds ``u``: <= 6u (1 + 3u).
-* ``gelu(x) = x/2 * erfc(-x/sqrt 2)``, equal to ``x/2 * (1 + erf(x/sqrt 2))``
-  without its cancellation for negative x.  ``1/sqrt 2`` is enclosed with
-  ``rec_sqrt`` (u), ``w = -x/sqrt 2`` to 2u; ``erfc`` is decreasing, so its
-  enclosure is ``[erfc(w_hi), erfc(w_lo)]`` rounded outwards, and its
-  relative width is at most ``kappa(w) * 2u + u`` where ``kappa(w) = |w
-  erfc'(w) / erfc(w)| <= 2 w**2 + 2`` for w > 0 and <= 1 for w <= 0; ``x/2``
-  is exact.  Width <= 2u (2 w**2 + 2) + 3u + O(u**2): at most about 420u
-  while gelu(x) is a normal binary32 number (|w| < 10.5), so p = 64 already
-  leaves more than 50 correct bits there.
+  ``log1p`` has condition number t / ((1 + t) log1p(t)) <= 1 on t > 0, so the
+  log1p is off by 2u each side and the width is <= 4u for x <= 0; for x > 0
+  the sum of two positive terms adds u each side: width <= 6u.
+* ``gelu(x) = x/2 * erfc(w)``, ``w = -x/sqrt 2``, equal to
+  ``x/2 * (1 + erf(x/sqrt 2))`` without its cancellation for negative x.
+  ``1/sqrt 2`` is enclosed with ``rec_sqrt`` and ``w`` is off by 2u each
+  side; ``erfc`` is decreasing, so its enclosure is ``[erfc(w_hi),
+  erfc(w_lo)]`` rounded outwards, off by ``2u kappa(w) + u`` each side with
+  ``kappa(w) = |w erfc'(w) / erfc(w)|``.  From ``erfc(w) > 2 exp(-w**2) /
+  (sqrt(pi) (w + sqrt(w**2 + 2)))`` (w > 0): kappa(w) < 2 w**2 + 1 for
+  w > 0, and kappa(w) < 2|w| exp(-w**2) / sqrt(pi) < 1/2 for w <= 0.  ``x/2``
+  is exact and the product adds u: width <= (4 kappa(w) + 4) u, i.e. < 6u for
+  x >= 0 and < (8 w**2 + 8) u for x < 0 -- below 840u = 2**9.8 u wherever
+  gelu(x) does not round to zero (w < 10.2), so p = 64 leaves more than 53
+  correct bits there.
 
 Termination.  Every width above tends to 0 as p grows (for intermediates
 within MPFR's range), so the loop stops at the first p at which the
 enclosure fits between two consecutive rounding boundaries of binary32 (the
 midpoints between neighbours, +-(2**128 - 2**103) for overflow, and 0 between
--0 and +0).  It cannot stop only when the exact value *is* such a boundary:
+-0 and +0).  It can fail to stop only when the exact value *is* such a boundary:
 
 * sigmoid, silu, softplus: for finite rational x != 0, ``exp(-x)`` is
   transcendental (Lindemann-Weierstrass), hence so are ``1/(1 + exp(-x))``
