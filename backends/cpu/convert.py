@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -184,7 +183,7 @@ def broadcast_shape(operation: str, *shapes: tuple[int, ...]) -> tuple[int, ...]
 
 
 def _is_index(value: Any) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+    return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
 
 
 def normalise_axis(operation: str, axis: Any, ndim: int, name: str = "axis") -> int:
@@ -203,16 +202,16 @@ def normalise_axis(operation: str, axis: Any, ndim: int, name: str = "axis") -> 
 
 
 def normalise_axes(operation: str, axis: Any, ndim: int) -> tuple[int, ...]:
-    """``None`` (every axis), an int or a sequence of ints -> sorted unique axes.
+    """``None`` (every axis), an int or a tuple of ints -> sorted unique axes.
 
     Duplicates (after normalising negative axes) and out-of-range axes are
-    ValueError; a non-integer is TypeError.
+    ValueError; anything else (a float, a bool, a list) is TypeError.
     """
     if axis is None:
         return tuple(range(ndim))
     if _is_index(axis):
         return (normalise_axis(operation, axis, ndim),)
-    if not isinstance(axis, Sequence) or isinstance(axis, (str, bytes)):
+    if not isinstance(axis, tuple):
         raise TypeError(f"{operation}: axis must be None, an int or a tuple of ints, got {axis!r}")
     axes = [normalise_axis(operation, a, ndim) for a in axis]
     if len(set(axes)) != len(axes):

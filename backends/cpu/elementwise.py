@@ -87,11 +87,12 @@ def ieee_minimum(a: Any, b: Any, out: np.ndarray) -> np.ndarray:
 
 
 def _repair_zeros(a: Any, b: Any, out: np.ndarray, combine: np.ufunc) -> None:
-    # A zero result means both operands are zeros (a NaN makes NaN, any
-    # other pair has a nonzero extreme); AND of the patterns is +0 unless
-    # both are -0, OR is -0 unless both are +0.
+    # Only a pair of zeros is ambiguous (numpy returns one of them): there
+    # the AND of the patterns is +0 unless both are -0, the OR is -0 unless
+    # both are +0.  A zero result against a nonzero operand is already right.
     zero = out == 0
     if zero.any():
+        zero &= np.equal(a, b)
         bits = combine(_bits(a), _bits(b))
         out.view(U32)[zero] = np.broadcast_to(bits, out.shape)[zero]
 

@@ -61,8 +61,8 @@ def _layout(
     operation: str, x: np.ndarray, axis: Any, keepdims: Any
 ) -> tuple[np.ndarray, tuple[int, ...]]:
     """``(data, result_shape)``: *data* is 2-D (outputs, reduced) in logical order."""
-    keep = _keepdims(operation, keepdims)
     axes = normalise_axes(operation, axis, x.ndim)
+    keep = _keepdims(operation, keepdims)
     kept = [i for i in range(x.ndim) if i not in axes]
     outer = tuple(x.shape[i] for i in kept)
     reduced = math.prod(x.shape[i] for i in axes)

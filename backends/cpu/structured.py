@@ -41,7 +41,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -205,35 +204,54 @@ def matmul(backend: Any, plan: OperationPlan, a: Any, b: Any) -> np.ndarray:
 # ---------------------------------------------------------------------------
 
 
+def _int(operation: str, name: str, value: Any) -> int:
+    if not _is_int(value):
+        raise TypeError(f"{operation}: {name} must be an int, got {type(value).__name__} {value!r}")
+    return int(value)
+
+
 def _int_tuple(operation: str, name: str, value: Any, count: int, default: int) -> tuple[int, ...]:
+    """None -> defaults; else a tuple/list of *count* ints >= 1."""
     if value is None:
         return (default,) * count
-    if not isinstance(value, Sequence) or isinstance(value, (str, bytes)):
-        raise TypeError(f"{operation}: {name} must be a sequence of {count} ints, got {value!r}")
-    if len(value) != count or not all(_is_int(v) for v in value):
-        raise ValueError(f"{operation}: {name} must be {count} ints, got {value!r}")
-    return tuple(int(v) for v in value)
+    if not isinstance(value, (tuple, list)):
+        raise TypeError(
+            f"{operation}: {name} must be a tuple or list of {count} ints, got {value!r}"
+        )
+    items = tuple(_int(operation, f"{name}[{i}]", v) for i, v in enumerate(value))
+    if len(items) != count:
+        raise ValueError(
+            f"{operation}: {name} {value!r} has {len(items)} entries for {count} spatial dimensions"
+        )
+    for i, v in enumerate(items):
+        if v < 1:
+            raise ValueError(f"{operation}: {name}[{i}] = {v} must be at least 1")
+    return items
 
 
 def _padding(operation: str, value: Any, count: int) -> tuple[tuple[int, int], ...]:
     if value is None:
         return ((0, 0),) * count
-    if not isinstance(value, Sequence) or isinstance(value, (str, bytes)):
+    if not isinstance(value, (tuple, list)):
         raise TypeError(
-            f"{operation}: padding must be a sequence of {count} (low, high) pairs, got {value!r}"
+            f"{operation}: padding must be a tuple or list of (low, high) int pairs, got {value!r}"
         )
     pairs = []
-    for pair in value:
-        if (
-            not isinstance(pair, Sequence)
-            or isinstance(pair, (str, bytes))
-            or len(pair) != 2
-            or not all(_is_int(v) for v in pair)
-        ):
-            raise ValueError(f"{operation}: padding must hold (low, high) int pairs, got {value!r}")
-        pairs.append((int(pair[0]), int(pair[1])))
+    for i, pair in enumerate(value):
+        if not isinstance(pair, (tuple, list)):
+            raise TypeError(f"{operation}: padding[{i}] must be a (low, high) pair, got {pair!r}")
+        if len(pair) != 2:
+            raise ValueError(f"{operation}: padding[{i}] = {pair!r} is not a (low, high) pair")
+        pairs.append(
+            (
+                _int(operation, f"padding[{i}][0]", pair[0]),
+                _int(operation, f"padding[{i}][1]", pair[1]),
+            )
+        )
     if len(pairs) != count:
-        raise ValueError(f"{operation}: padding needs {count} pairs, got {value!r}")
+        raise ValueError(
+            f"{operation}: padding {value!r} has {len(pairs)} pairs for {count} spatial dimensions"
+        )
     return tuple(pairs)
 
 
@@ -247,6 +265,7 @@ def _conv_geometry(
     rhs_dilation: Any,
     feature_group_count: Any,
 ) -> dict[str, Any]:
+    """Validate every conv parameter (in the reference's order) and derive the shapes."""
     if lhs.ndim < 2 or rhs.ndim != lhs.ndim:
         raise ValueError(
             f"{operation}: lhs [batch, in_channels, *spatial] and rhs "
@@ -254,40 +273,43 @@ def _conv_geometry(
             f"got shapes {lhs.shape} and {rhs.shape}"
         )
     spatial = lhs.ndim - 2
-    if not _is_int(feature_group_count) or feature_group_count < 1:
-        raise ValueError(
-            f"{operation}: feature_group_count must be a positive int, got {feature_group_count!r}"
-        )
-    groups = int(feature_group_count)
-    batch, channels = lhs.shape[:2]
-    out_channels, group_channels = rhs.shape[:2]
-    if channels % groups or out_channels % groups or group_channels != channels // groups:
-        raise ValueError(
-            f"{operation}: shapes {lhs.shape} and {rhs.shape} do not fit "
-            f"feature_group_count={groups} (in_channels and out_channels must be multiples "
-            f"of it and rhs.shape[1] must be in_channels // groups)"
-        )
     strides = _int_tuple(operation, "window_strides", window_strides, spatial, 1)
     pads = _padding(operation, padding, spatial)
     lhs_dil = _int_tuple(operation, "lhs_dilation", lhs_dilation, spatial, 1)
     rhs_dil = _int_tuple(operation, "rhs_dilation", rhs_dilation, spatial, 1)
-    for name, values in (
-        ("window_strides", strides),
-        ("lhs_dilation", lhs_dil),
-        ("rhs_dilation", rhs_dil),
-    ):
-        if any(v < 1 for v in values):
-            raise ValueError(f"{operation}: {name} must be positive, got {values}")
+    groups = _int(operation, "feature_group_count", feature_group_count)
+    batch, channels = lhs.shape[:2]
+    out_channels, group_channels = rhs.shape[:2]
     window = rhs.shape[2:]
-    dilated, out_spatial = [], []
-    for size, w, (low, high), s, ld, rd in zip(
-        lhs.shape[2:], window, pads, strides, lhs_dil, rhs_dil
+    shapes = f"shapes {lhs.shape} and {rhs.shape}"
+    if groups < 1:
+        raise ValueError(f"{operation}: feature_group_count {groups} must be at least 1")
+    if channels % groups or out_channels % groups:
+        raise ValueError(
+            f"{operation}: feature_group_count {groups} must divide both in_channels "
+            f"{channels} and out_channels {out_channels} ({shapes})"
+        )
+    if group_channels != channels // groups:
+        raise ValueError(
+            f"{operation}: rhs dimension 1 must be in_channels // feature_group_count = "
+            f"{channels // groups}, got {group_channels} ({shapes})"
+        )
+    if any(w == 0 for w in window):
+        raise ValueError(f"{operation}: every window extent must be at least 1 ({shapes})")
+    padded_extents, out_spatial = [], []
+    for d, (size, w, (low, high), s, ld, rd) in enumerate(
+        zip(lhs.shape[2:], window, pads, strides, lhs_dil, rhs_dil)
     ):
         extent = (size - 1) * ld + 1 if size else 0
         padded = extent + low + high
-        span = (w - 1) * rd + 1 if w else 0
-        dilated.append(max(padded, 0))
-        out_spatial.append(max(0, (padded - span) // s + 1) if padded >= span else 0)
+        if padded < 0:
+            raise ValueError(
+                f"{operation}: padding {(low, high)} of spatial dimension {d} leaves a "
+                f"negative extent {padded} ({shapes})"
+            )
+        span = (w - 1) * rd + 1
+        padded_extents.append(padded)
+        out_spatial.append((padded - span) // s + 1 if padded >= span else 0)
     return {
         "groups": groups,
         "batch": batch,
@@ -298,7 +320,7 @@ def _conv_geometry(
         "lhs_dilation": lhs_dil,
         "rhs_dilation": rhs_dil,
         "window": window,
-        "padded": tuple(dilated),
+        "padded": tuple(padded_extents),
         "out_spatial": tuple(out_spatial),
     }
 
@@ -350,7 +372,7 @@ def conv_general(
     per_group = out_channels // groups
     out = new_array(backend, (batch, out_channels, *out_spatial), F32)
     acc = np.zeros((batch, groups, per_group, *out_spatial), F32)
-    if acc.size and group_channels and all(g["window"]):
+    if acc.size and group_channels:
         xp = _padded_input(x, g)
         xp = xp.reshape(batch, groups, group_channels, *xp.shape[2:])
         weights = w.reshape(groups, per_group, group_channels, *g["window"])
