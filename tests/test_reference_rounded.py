@@ -365,6 +365,39 @@ def test_half_of_an_odd_quantum_is_not_a_tie(module, name: str) -> None:
         assert to_bits(value) == to_bits(-((n // 2) * MIN_SUBNORMAL)) and not exact
 
 
+def _subnormal_traps() -> list[tuple[float, float]]:
+    """(y, v24) for y near -126 and -140 where 2**y rounded to 24 bits, v24, is
+    inexact and exactly a midpoint of the subnormal grid (an odd multiple of 2**-150)."""
+    mp = mpmath.MPContext()
+    mp.prec = 200
+    traps = []
+    for start in (-126.0, -140.0):
+        y = start
+        for _ in range(300):
+            y = next_down(y)
+            v = mp.power(2, y)
+            with mp.workprec(24):
+                v24 = +v
+            scaled = v24 * mp.mpf(2) ** 150
+            if v24 != v and scaled == mp.floor(scaled) and int(scaled) % 2 == 1:
+                traps.append((y, v24))
+    return traps
+
+
+def test_subnormalize_avoids_double_rounding() -> None:
+    # MPFR first rounds 2**y to 24 bits; when that lands exactly on a midpoint of
+    # the subnormal grid, a second ties-to-even rounding could go the wrong way:
+    # subnormalize must use the sign of the first rounding error instead.
+    traps = _subnormal_traps()
+    assert len(traps) > 100
+    naive_wrong = 0
+    for y, v24 in traps:
+        _agree("exp2", y)
+        value, _ = rounded.exp2(y)
+        naive_wrong += round_to_binary32(v24) != value
+    assert naive_wrong > 10
+
+
 def test_ziv_loop_raises_precision_when_needed(monkeypatch) -> None:
     used: list[int] = []
     directed = rounded._directed_contexts
@@ -505,6 +538,14 @@ SPECIAL_CASES = [
 @pytest.mark.parametrize("module", [rounded, rounded_mpmath], ids=["mpfr", "mpmath"])
 def test_special_values(module, name: str, x: float, value: float, exact: bool) -> None:
     assert _key(module.UNARY[name](x)) == _key((value, exact))
+
+
+@pytest.mark.parametrize("name", UNARY)
+@pytest.mark.parametrize("module", [rounded, rounded_mpmath], ids=["mpfr", "mpmath"])
+def test_nan_gives_nan(module, name: str) -> None:
+    for bits in (0x7FC00000, 0xFFC00000, 0x7F800001, 0x7FFFFFFF):
+        value, exact = module.UNARY[name](from_bits(bits))
+        assert math.isnan(value) and exact
 
 
 def test_gelu_negative_tail_is_normal() -> None:
