@@ -446,18 +446,21 @@ def floating_sum_interval(terms: Sequence[float], accumulator: SimpleDType) -> I
     for -inf with the negative terms, and NaN when both can happen.  For
     Float64 accumulation of binary32 terms an accumulator overflow needs
     about 2**895 terms; only the final rounding to binary32 overflows, and
-    R accounts for it.  Sums of m <= 2 terms, sums whose partial sums are
-    all exact, and same-sign sums dominated by one term give one point.
+    R accounts for it.  Sums of m <= 2 terms and sums whose partial sums are
+    all exact give one point, as do most Float64 sums (see Width).
 
     **Width.**  The interval is the hull of the true set, so gaps are filled
     in (cancellation: [2**100, 1, -2**100] gives exactly {0, 1}, accepted as
     [0, 1]), and each end lies at most B beyond S, plus the final rounding,
     while the true set has a value within B of S: the excess over the true
     hull is at most about 2B plus one ULP at each end.  For Float64
-    accumulation B / ulp32(S) <= 2**-28 * (m-2) * kappa, kappa =
-    sum|t_k| / |S|, so for m * kappa << 2**28 the interval holds one or two
-    binary32 values, at most one more than the true set (measured: none
-    more).  For Float32 accumulation the excess is measured in
+    accumulation B <= c * 2**-53 * (m-2) * W and ulp32(S) > 2**-24 * |S|, so
+    B / ulp32(S) < c * 2**-29 * (m-2) * kappa, kappa = sum|t_k| / |S|: while
+    (m-2) * kappa stays below about 2**26, B is under a quarter ULP, the
+    interval holds one or two binary32 values (two only when S is within B
+    of a rounding boundary), and since it contains a true result it is at
+    most one ULP wider than the true set (measured: never wider).  For
+    Float32 accumulation the excess is measured in
     ``docs/semantics/structured.md`` (a few ULPs for well-conditioned sums).
     """
     precision, emax = _accumulator_format(accumulator)
