@@ -148,12 +148,18 @@ def _root(f, x0: float) -> float:
 
 
 def _thresholds() -> dict[str, list[float]]:
-    """Arguments at which each function crosses 2**-126, 2**-149, 2**-150 (the
-    underflow to zero), the overflow threshold, or starts rounding to its limit."""
-    log2 = math.log(2)
-    tiny = [-126 * log2, -149 * log2, -150 * log2, math.log(1.5) - 150 * log2]
+    """Arguments at which each function crosses 2**-126, 2**-149 or the underflow
+    to zero, overflows, or starts rounding to its limit (1 - 2**-25, 1 - 2**-24)."""
+    mp = mpmath.MPContext()
+    mp.prec = 80
+    ln2 = math.log(2)
+    tiny = [-126 * ln2, -149 * ln2, -150 * ln2, math.log(3) - 150 * ln2]
     overflow = math.log(2.0**128 - 2.0**103)
-    near_one = [-25 * log2, -24 * log2, 25 * log2, 24 * log2]  # 1 +- 2**-25, 2**-24
+    near_one = [-25 * ln2, -24 * ln2, 25 * ln2, 24 * ln2]  # 1 +- 2**-25, 2**-24
+    saturate = [1 - mp.mpf(2) ** -25, 1 - mp.mpf(2) ** -24, 1 - mp.mpf(2) ** -23]
+    tanh_one = [float(mp.atanh(s)) for s in saturate]
+    erf_one = [float(mp.erfinv(s)) for s in saturate]
+    sigmoid_one = [float(mp.log(s / (1 - s))) for s in saturate]
     silu_tail = [
         _root(lambda mp, v, k=k: mp.log(-v) + v + k * mp.ln2, -90.0) for k in (126, 149, 150)
     ]
@@ -168,14 +174,14 @@ def _thresholds() -> dict[str, list[float]]:
         "log2": [1.0, 2.0, 0.5],
         "sin": [math.pi * k for k in range(1, 40)],
         "cos": [math.pi * (k + 0.5) for k in range(0, 40)],
-        "tanh": [9.0109, -9.0109, 8.664, 2.0**-12, 2.0**-11],
-        "erf": [3.9192, -3.9192, 3.8325, 2.0**-12],
+        "tanh": [*tanh_one, *(-t for t in tanh_one), 2.0**-12, 2.0**-11],
+        "erf": [*erf_one, *(-t for t in erf_one), 2.0**-12],
         "rsqrt": [4.0, 2.0**-148, 2.0**126, 2.0**127, MAX_FINITE],
-        "sigmoid": [*tiny, 17.328679, 16.635532, 15.942385],
-        "silu": [*silu_tail, 17.328679, 16.635532, 30.0],
-        "softplus": [*tiny, 16.635532, 17.328679, 15.942385, 88.0],
+        "sigmoid": [*tiny, *sigmoid_one],
+        "silu": [*silu_tail, *sigmoid_one, 30.0],
+        "softplus": [*tiny, *sigmoid_one, 88.0],
         "gelu": [*gelu_tail, -10.0, 5.0, 5.5, 6.0, 6.5],
-        "elu": [-17.328679, -16.635532, -(2.0**-24), -(2.0**-12)],
+        "elu": [-25 * ln2, -24 * ln2, -(2.0**-24), -(2.0**-12)],
     }
 
 
@@ -190,8 +196,9 @@ def _pi_multiples() -> list[float]:
     return values + [-v for v in values]
 
 
-# For 48 binades, the binary32 value of that binade closest to a multiple of pi/2
-# (an exhaustive fixed-point search over every significand of 2**-23 .. 2**104).
+# The binary32 value closest to a multiple of pi/2 in each binade 2**0 .. 2**127
+# (an exhaustive fixed-point search over every significand); the 48 closest of
+# those 128.
 # 0x6F79BE45 = 16367173 * 2**72, within 1.7e-9 of a multiple of pi/2, is the
 # classic worst case of binary32 argument reduction.
 PI_HALF_MULTIPLES = [

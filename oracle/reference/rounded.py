@@ -38,7 +38,7 @@ double rounding: a 24-bit result that is itself a midpoint of the coarser
 format is resolved by the sign of the first rounding error).  The tests
 check this on every such trap among 600 inputs of exp2 near 2**-126 and
 2**-140 (155 traps; re-rounding the 24-bit value would be wrong for 78), and
-on dense subnormal ranges of exp, exp2 and pow against mpmath.  The result is
+on the subnormal ranges of every sweep against mpmath.  The result is
 therefore the correctly rounded binary32 value, and its ternary value (gmpy2's
 ``mpfr.rc``) is 0 exactly when the mathematical result is that value -- which
 is how ``exact`` is decided, also for pow's perfect powers (``pow(4, 0.5) =
