@@ -56,11 +56,15 @@ from oracle import (
     binary32,
     resolve_operation_plan,
 )
+from oracle.dtypes import INT32_MAX, INT32_MIN
 
 from .calls import Call, Family, ParameterKind, family_of, parameters_of
 
 __all__ = [
+    "ELEMENTWISE_EXTREMA",
     "FLOAT_WITNESSES",
+    "INT32_MAX",
+    "INT32_MIN",
     "INT32_WITNESSES",
     "SPECIAL_FLOAT_BITS",
     "WEAK_REPRESENTATIVES",
@@ -73,12 +77,13 @@ __all__ = [
     "classes_of_calls",
     "fit_operands",
     "plan_facts",
+    "rounding_classes",
+    "weak_class_values",
     "weak_classes_of",
     "weak_representatives",
 ]
 
 F32, I32, BOOL = DType.Float32, DType.Int32, DType.Bool
-INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 MAX_FINITE = binary32.MAX_FINITE
 MIN_NORMAL = binary32.MIN_NORMAL
 MIN_SUBNORMAL = binary32.MIN_SUBNORMAL

@@ -379,11 +379,13 @@ class Call:
             parts.append(f"accumulator_dtype={literal(self.accumulator_dtype)}")
         return f"{function}({', '.join(parts)})"
 
-    def repro(self, function: str = "oracle.evaluate:expected") -> str:
+    def repro(self, function: str = "oracle:expected") -> str:
         """A one-line, paste-able Python reproduction of this call.
 
         *function* is ``module:attribute`` (or ``module.attribute``) of what to
-        call, by default the oracle's ``expected``.
+        call, by default :func:`oracle.expected`::
+
+            from fractions import Fraction; ...; from oracle import expected; expected('add', ...)
         """
         module, _, attribute = function.rpartition(":")
         if not module:

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 from hypothesis import assume
 from hypothesis import strategies as st
-from hypothesis.extra.numpy import array_shapes, mutually_broadcastable_shapes
+from hypothesis.extra.numpy import array_shapes
 
 from oracle import (
     SUPPORTED_ACCUMULATOR_DTYPES,
@@ -105,6 +105,7 @@ SPECIAL_INT32S: tuple[int, ...] = (
 )  # fmt: skip
 
 
+@functools.cache
 def float32_elements() -> st.SearchStrategy[float]:
     """Float32 values: the special patterns mixed with ordinary and random-bit values."""
     return st.one_of(
@@ -115,6 +116,7 @@ def float32_elements() -> st.SearchStrategy[float]:
     )
 
 
+@functools.cache
 def int32_elements() -> st.SearchStrategy[int]:
     """Int32 values: small, near +-2**31 and anywhere in the range."""
     return st.one_of(
@@ -140,20 +142,28 @@ def _negated(value: Any) -> Any:
     return -value
 
 
-@st.composite
-def _values(draw: Any, dtype: Any, count: int) -> tuple[Any, ...]:
+def _from_pool(drawn: tuple[list[Any], list[int]]) -> tuple[Any, ...]:
+    pool, picks = drawn
+    full = pool + [_negated(v) for v in pool]
+    return tuple(full[k % len(full)] for k in picks)
+
+
+@functools.cache
+def _values(dtype: Any, count: int) -> st.SearchStrategy[tuple[Any, ...]]:
     """*count* elements: independent, or from a small pool and its negations."""
     if count == 0:
-        return ()
-    if draw(st.booleans()):
-        return tuple(draw(st.lists(_elements(dtype), min_size=count, max_size=count)))
-    pool = draw(st.lists(_elements(dtype), min_size=1, max_size=3))
-    pool = pool + [_negated(v) for v in pool]
-    return tuple(draw(st.lists(st.sampled_from(pool), min_size=count, max_size=count)))
+        return st.just(())
+    independent = st.lists(_elements(dtype), min_size=count, max_size=count).map(tuple)
+    pooled = st.tuples(
+        st.lists(_elements(dtype), min_size=1, max_size=3),
+        st.lists(st.integers(0, 5), min_size=count, max_size=count),
+    ).map(_from_pool)
+    return st.one_of(independent, pooled)
 
 
+@functools.cache
 def _tensor(dtype: Any, shape: tuple[int, ...]) -> st.SearchStrategy[Tensor]:
-    return _values(dtype, math.prod(shape)).map(lambda vs: Tensor(dtype, tuple(shape), vs))
+    return _values(dtype, math.prod(shape)).map(lambda vs: Tensor(dtype, shape, vs))
 
 
 # ---------------------------------------------------------------------------
@@ -278,7 +288,6 @@ def _operand_dtype(plan: OperationPlan, position: int) -> Any:
     return plan.operands[position].dtype
 
 
-@st.composite
 def _weak_values(draw: Any, plan: OperationPlan) -> dict[int, Any]:
     facts = plan_facts(plan)
     weak = {p: draw(weak_scalars(plan, p)) for p in facts.weak_positions}
@@ -287,9 +296,28 @@ def _weak_values(draw: Any, plan: OperationPlan) -> dict[int, Any]:
     return weak
 
 
-@st.composite
+@functools.cache
+def _accumulators(plan: OperationPlan) -> st.SearchStrategy[Any]:
+    return st.sampled_from(accumulator_choices(plan))
+
+
+_BASE_SHAPES = array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=3)
+_RANKS = st.integers(0, 3)
+
+
+def _broadcast_shapes(draw: Any, count: int) -> list[tuple[int, ...]]:
+    """*count* shapes that broadcast together (a suffix of one base, some sides 1)."""
+    base = draw(_BASE_SHAPES)
+    shapes = []
+    for _ in range(count):
+        rank = min(draw(_RANKS), len(base))
+        suffix = base[len(base) - rank :]
+        shapes.append(tuple(1 if draw(st.booleans()) else n for n in suffix))
+    return shapes
+
+
 def _finish(draw: Any, plan: OperationPlan, operands: list[Any], parameters: dict) -> Call:
-    accumulator = draw(st.sampled_from(accumulator_choices(plan)))
+    accumulator = draw(_accumulators(plan))
     omit = draw(st.booleans())
     return _make(plan, operands, parameters, accumulator=accumulator, omit_defaults=omit)
 
@@ -301,14 +329,10 @@ _SHAPES = array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=4)
 def _elementwise_calls(draw: Any, plan: OperationPlan) -> Call:
     tensor_positions = [i for i, o in enumerate(plan.operands) if o.role is OperandRole.TENSOR]
     if len(tensor_positions) >= 2:
-        shapes = draw(
-            mutually_broadcastable_shapes(
-                num_shapes=len(tensor_positions), min_dims=0, max_dims=3, min_side=0, max_side=3
-            )
-        ).input_shapes
+        shapes = _broadcast_shapes(draw, len(tensor_positions))
     else:
         shapes = (draw(_SHAPES),)
-    weak = draw(_weak_values(plan))
+    weak = _weak_values(draw, plan)
     operands: list[Any] = []
     shape_of = dict(zip(tensor_positions, shapes))
     for position, _ in enumerate(plan.operands):
@@ -316,10 +340,9 @@ def _elementwise_calls(draw: Any, plan: OperationPlan) -> Call:
             operands.append(draw(_tensor(_operand_dtype(plan, position), shape_of[position])))
         else:
             operands.append(weak[position])
-    return draw(_finish(plan, operands, {}))
+    return _finish(draw, plan, operands, {})
 
 
-@st.composite
 def _axes(draw: Any, ndim: int, kind: str) -> Any:
     """A valid axis argument for *ndim* dimensions (None / int / tuple by *kind*)."""
     options = ["none"] if kind in ("axes", "optional") else []
@@ -352,7 +375,7 @@ def _reduction_calls(draw: Any, plan: OperationPlan) -> Call:
     if family in (Family.SCAN, Family.SORT, Family.TOPK) and not shape:
         shape = [draw(st.integers(0, 4))]
     kind = {Family.REDUCE: "axes", Family.ARG: "optional"}.get(family, "int")
-    axis = draw(_axes(len(shape), kind))
+    axis = _axes(draw, len(shape), kind)
     if facts.extremum_rule is not None:
         for a in _reduced_axes(axis, len(shape)):  # every group non-empty
             shape[a] = max(shape[a], 1)
@@ -366,7 +389,7 @@ def _reduction_calls(draw: Any, plan: OperationPlan) -> Call:
     elif family is Family.TOPK:
         n = shape_t[axis % len(shape_t)]
         parameters = {"k": draw(st.integers(0, n)), "axis": axis, "largest": draw(st.booleans())}
-    return draw(_finish(plan, [x], parameters))
+    return _finish(draw, plan, [x], parameters)
 
 
 @st.composite
@@ -374,10 +397,9 @@ def _matmul_calls(draw: Any, plan: OperationPlan) -> Call:
     m, k, n = (draw(st.integers(0, 4)) for _ in range(3))
     a = draw(_tensor(_operand_dtype(plan, 0), (m, k)))
     b = draw(_tensor(_operand_dtype(plan, 1), (k, n)))
-    return draw(_finish(plan, [a, b], {}))
+    return _finish(draw, plan, [a, b], {})
 
 
-@st.composite
 def _conv_parameters(draw: Any) -> dict[str, Any]:
     d = draw(st.integers(1, 2))
     groups = draw(st.integers(1, 3))
@@ -408,13 +430,12 @@ def _conv_parameters(draw: Any) -> dict[str, Any]:
 
 @st.composite
 def _conv_calls(draw: Any, plan: OperationPlan) -> Call:
-    parameters = draw(_conv_parameters())
+    parameters = _conv_parameters(draw)
     lhs = draw(_tensor(_operand_dtype(plan, 0), parameters.pop("lhs_shape")))
     rhs = draw(_tensor(_operand_dtype(plan, 1), parameters.pop("rhs_shape")))
-    return draw(_finish(plan, [lhs, rhs], parameters))
+    return _finish(draw, plan, [lhs, rhs], parameters)
 
 
-@st.composite
 def _index_tensor(draw: Any, n: int, distinct: bool) -> Tensor:
     if distinct:
         count = draw(st.integers(0, n))
@@ -439,13 +460,13 @@ def _indexed_calls(draw: Any, plan: OperationPlan) -> Call:
     axis = draw(st.integers(-len(shape), len(shape) - 1))
     a = axis % len(shape)
     n = shape[a]
-    indices = draw(_index_tensor(n, distinct=family is Family.SCATTER))
+    indices = _index_tensor(draw, n, distinct=family is Family.SCATTER)
     data = draw(_tensor(_operand_dtype(plan, 0), shape))
     operands: list[Any] = [data, indices]
     if family is not Family.GATHER:
         updates_shape = (*shape[:a], *indices.shape, *shape[a + 1 :])
         operands.append(draw(_tensor(_operand_dtype(plan, 2), updates_shape)))
-    return draw(_finish(plan, operands, {"axis": axis}))
+    return _finish(draw, plan, operands, {"axis": axis})
 
 
 _BUILDERS: dict[Family, Callable[[OperationPlan], st.SearchStrategy[Call]]] = {
@@ -474,7 +495,6 @@ def calls(plan: OperationPlan) -> st.SearchStrategy[Call]:
 # ---------------------------------------------------------------------------
 
 
-@st.composite
 def _mismatched_shapes(draw: Any, count: int) -> list[tuple[int, ...]]:
     shape = list(draw(array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=3)))
     axis = draw(st.integers(0, len(shape) - 1))
@@ -491,10 +511,10 @@ def _mismatched_shapes(draw: Any, count: int) -> list[tuple[int, ...]]:
 @st.composite
 def _invalid_elementwise_shapes(draw: Any, plan: OperationPlan) -> Call:
     tensor_positions = [i for i, o in enumerate(plan.operands) if o.role is OperandRole.TENSOR]
-    shapes = dict(zip(tensor_positions, draw(_mismatched_shapes(len(tensor_positions)))))
+    shapes = dict(zip(tensor_positions, _mismatched_shapes(draw, len(tensor_positions))))
     if len(set(shapes.values())) == 1:
         assume(False)
-    weak = draw(_weak_values(plan))
+    weak = _weak_values(draw, plan)
     operands = [
         draw(_tensor(_operand_dtype(plan, i), shapes[i])) if i in shapes else weak[i]
         for i in range(len(plan.operands))
@@ -586,7 +606,7 @@ def _invalid_matmul(draw: Any, plan: OperationPlan) -> Call:
 
 @st.composite
 def _invalid_conv(draw: Any, plan: OperationPlan) -> Call:
-    parameters = draw(_conv_parameters())
+    parameters = _conv_parameters(draw)
     lhs_shape = list(parameters.pop("lhs_shape"))
     lhs_shape[1] += draw(st.integers(1, 2))  # channels no longer match the kernel
     lhs = draw(_tensor(F32, tuple(lhs_shape)))
