@@ -132,6 +132,10 @@ def _float_binary(backend: Any, plan: OperationPlan, a: Any, b: Any) -> np.ndarr
     return out
 
 
+#: elements per chunk of the exact int64 path (the int64 buffer stays in L2)
+INT_CHUNK = 1 << 16
+
+
 def _checked_binary(backend: Any, plan: OperationPlan, a: Any, b: Any) -> np.ndarray:
     x, y, shape = _binary_operands(plan, a, b)
     ufunc = _INT_BINARY[plan.operation]
@@ -139,12 +143,20 @@ def _checked_binary(backend: Any, plan: OperationPlan, a: Any, b: Any) -> np.nda
         out = new_array(backend, shape, I32)
         ufunc(x, y, out=out)  # no element can leave Int32: exact
         return out
-    wide = ufunc(np.asarray(x, dtype=I64), np.asarray(y, dtype=I64))
-    if wide.size:
-        check_int32_range(plan.operation, int(wide.min()), int(wide.max()))
-    out = new_array(backend, shape, I32)
-    np.copyto(out, wide, casting="unsafe")
-    return out
+    # Exact int64 results, a chunk at a time, each range-checked before it is
+    # stored; the int32 buffer becomes the result only when every chunk fits.
+    xf, yf = (np.ascontiguousarray(v).reshape(-1) for v in np.broadcast_arrays(x, y))
+    buffer = np.empty(shape, I32)
+    flat = buffer.reshape(-1)
+    wide = np.empty(min(flat.size, INT_CHUNK), I64)
+    for start in range(0, flat.size, INT_CHUNK):
+        stop = min(flat.size, start + INT_CHUNK)
+        part = wide[: stop - start]
+        ufunc(xf[start:stop], yf[start:stop], out=part, dtype=I64)
+        check_int32_range(plan.operation, int(part.min()), int(part.max()))
+        flat[start:stop] = part
+    backend.allocated()
+    return buffer
 
 
 def _extremes(value: Any) -> tuple[int, int] | None:

@@ -86,13 +86,14 @@ def sequential_reduce(
                 ufunc(acc, column, out=acc)
             return acc
         rows = np.ascontiguousarray(data)
+        work = np.empty((outputs, min(reduced, _BLOCK)), dtype=dtype)
         for first in range(0, reduced, _BLOCK):
             block = rows[:, first : first + _BLOCK]
-            work = np.empty((outputs, block.shape[1] + 1), dtype=dtype)
-            work[:, 0] = acc
-            work[:, 1:] = block
-            ufunc.accumulate(work, axis=1, out=work)
-            acc = work[:, -1].copy()
+            part = work[:, : block.shape[1]]
+            part[...] = block  # exact (float32 -> float32 or float64)
+            ufunc(acc, part[:, 0], out=part[:, 0])  # the running value comes first
+            ufunc.accumulate(part, axis=1, out=part)  # then the sequential recurrence
+            acc = part[:, -1].copy()
     return acc
 
 

@@ -39,19 +39,22 @@ pow (general case)         power(|x|, y), sign applied exactly          L
 sigmoid                    x>=0: 1/(1+e^-x);  x<0: e^x/(1+e^x)         2L + 2u
 silu                       x / (1+e^-x);  x<0: x*e^x / (1+e^x)         2L + 3u
 softplus                   max(x,0) + log1p(exp(-|x|))                 2L + 1u
-erf                        t<1: t*P(t^2); t>=1: 1 - e^(-t^2) G(t)      35u
-gelu                       x>=0: x/2 (1+erf); x<0: x/2 erfc(|x|/sqrt2)  212u
+erf                        t<1: t*P(t^2); 1<=t<4: 1 - e^(-t^2) G(t)   35u
+                           (t >= 4: exactly +-1, see erf64)
+gelu                       x>=0: x/2 (1+erf); x<0: x/2 erfc(|x|/sqrt2)  205u
 =========================  =========================================  ==========
 
 (``P``, ``G``: :mod:`backends.cpu.erf_tables`, ``E_P <= 34u``,
-``E_G <= 60u``.  erf for t >= 1: erfc = e^(-t^2) G(t) is within L + 61u and
-erfc/erf <= 0.187 there.  gelu never rounds its argument before an
-exponential: ``e^(-t^2)`` is ``exp(-x*x/2)`` with ``x*x/2`` exact, and G's
-logarithmic derivative is below 1 so the rounded ``t = |x|/sqrt 2`` costs
-2u; the worst case is x < 0 with |t| < 1, where ``1 - erf(t) >= 0.157``
-amplifies the 39u of ``erf`` by at most 5.4.)  The largest bound, 212u, is
-far below the detection tolerance: ``TOLERANCE_ULPS = 2**13`` (relative
-``2**-40``), a safety factor of about 19 over ``2 * 212 + 2``.  With that
+``E_G <= 28u``.  erf for 1 <= t < 4: erfc = e^(-t^2) G(t) is within
+L + 29u and erfc/erf <= 0.187 there, so erf is within 0.187 * 33u + 1u.
+gelu never rounds its argument before an exponential: ``e^(-t^2)`` is
+``exp(-x*x/2)`` with ``x*x/2`` exact, and G's logarithmic derivative is
+below 1 in magnitude, so the rounded ``t = |x|/sqrt 2`` costs 2u (36u in
+all for x < 0, t >= 1); the worst case is x < 0 with t < 1, where
+``1 - erf(t) >= 0.157`` amplifies the 37u of ``erf(t)`` by at most 5.37,
+giving 199u + 2u.)  The largest bound, 205u, is far below the detection
+tolerance: ``TOLERANCE_ULPS = 2**13`` (relative ``2**-40``), a safety factor
+of about 20 over ``2 * 205 + 2``.  With that
 tolerance about 3 elements in 10**5 go to MPFR.
 
 The hard cases are recomputed in :func:`oracle.binary32.binary32_context`
@@ -97,8 +100,9 @@ __all__ = [
 TOLERANCE_ULPS = 2**13
 _TOLERANCE_REL = TOLERANCE_ULPS * 2.0**-53
 _LOW29 = np.int64((1 << 29) - 1)
-_HALF29 = np.int64(1 << 28)
-_THRESHOLD = np.int64(TOLERANCE_ULPS + 2)
+_THRESHOLD = TOLERANCE_ULPS + 2
+_LOW_START = np.int64((1 << 28) - _THRESHOLD)
+_WINDOW = np.int64(2 * _THRESHOLD)
 _MIN_NORMAL32 = 2.0**-126
 _SUBNORMAL_SCALE = 2.0**149
 #: elements per chunk of float64 work (keeps the temporaries in L2)
@@ -108,16 +112,16 @@ CHUNK = 1 << 15
 def near_rounding_boundary(y: np.ndarray) -> np.ndarray:
     """Mask of float64 values within the tolerance of a binary32 rounding boundary.
 
-    NaN and +-inf are never flagged (their binary32 rounding is themselves).
+    Normal binary32 range: ``|low29(y) - 2**28| <= T`` is computed as
+    ``(bits - (2**28 - T)) mod 2**29 <= 2 T`` (the borrow of the subtraction
+    never reaches the low 29 bits).  +-inf and every NaN that comes from a
+    float32 input or from float64 arithmetic have zero low bits, so they are
+    never flagged.  Below 2**-126 the fixed 2**-149 grid is tested instead.
     """
+    low = y.view(np.int64) - _LOW_START
+    low &= _LOW29
+    hard = low <= _WINDOW
     a = np.abs(y)
-    low = a.view(np.int64) & _LOW29
-    low -= _HALF29
-    np.abs(low, out=low)
-    hard = low <= _THRESHOLD
-    normal = a >= _MIN_NORMAL32  # False for NaN
-    hard &= normal
-    hard &= a < np.inf
     small = a < _MIN_NORMAL32
     if small.any():
         z = a[small] * _SUBNORMAL_SCALE  # exact
@@ -132,7 +136,13 @@ def near_rounding_boundary(y: np.ndarray) -> np.ndarray:
 
 _P = erf_tables.P
 _G_TABLE = np.array(erf_tables.G, dtype=F64).T.copy()  # [coefficient, piece]
-_G_UPPER = float(erf_tables.G_PIECES + 1)  # G covers [1, 12)
+_G_SCALE = float(erf_tables.G_SCALE)
+_G_FIRST = erf_tables.G_FIRST
+_G_UPPER = float(erf_tables.G_FIRST + erf_tables.G_PIECES) / erf_tables.G_SCALE  # 12
+#: erf(t) > 1 - 2**-26 for t >= 4 (erfc(4) < 1.6e-8): it rounds to 1, never near a midpoint
+_ERF_ONE = 4.0
+#: erfc(t) < 2**-56 for t >= 6: x/2 * (2 - erfc) rounds to x
+_GELU_IDENTITY = 6.0
 _INV_SQRT2 = 0.7071067811865476  # 1/sqrt(2) rounded to binary64 (relative error < 2**-53)
 
 
@@ -150,16 +160,17 @@ def _erf_over_t(s: np.ndarray) -> np.ndarray:
 
 
 def erfc_scaled64(t: np.ndarray) -> np.ndarray:
-    """``exp(t*t) * erfc(t)`` for t in [1, 12) (float64, within 60 ulp)."""
-    piece = t.astype(np.int64)  # floor for t >= 1
-    np.clip(piece, 1, erf_tables.G_PIECES, out=piece)
-    u = 2.0 * t - (2 * piece + 1).astype(F64)
-    piece -= 1
+    """``exp(t*t) * erfc(t)`` for t in [1, 12) (float64, within 28 ulp)."""
+    scaled = _G_SCALE * t  # exact
+    k = scaled.astype(np.int64)  # floor for t >= 1
+    np.clip(k, _G_FIRST, _G_FIRST + erf_tables.G_PIECES - 1, out=k)
+    u = 2.0 * scaled - (2 * k + 1).astype(F64)  # exact (Sterbenz)
+    k -= _G_FIRST
     table = _G_TABLE
-    acc = table[-1].take(piece)
+    acc = table[-1].take(k)
     for row in table[-2::-1]:
         acc *= u
-        acc += row.take(piece)
+        acc += row.take(k)
     return acc
 
 
@@ -171,34 +182,32 @@ def erf64(x: np.ndarray) -> np.ndarray:
     if small.any():
         xs = x[small]
         out[small] = xs * _erf_over_t(xs * xs)
-    mid = (t >= 1.0) & (t < _G_UPPER)
+    mid = (t >= 1.0) & (t < _ERF_ONE)
     if mid.any():
         xm = x[mid]
-        tm = t[mid]
-        erfc = np.exp(-(xm * xm)) * erfc_scaled64(tm)
+        erfc = np.exp(-(xm * xm)) * erfc_scaled64(t[mid])
         out[mid] = np.copysign(1.0 - erfc, xm)
-    big = t >= _G_UPPER
+    big = t >= _ERF_ONE
     out[big] = np.copysign(1.0, x[big])
     return out
 
 
 def _gelu64(x: np.ndarray) -> np.ndarray:
     t = np.abs(x) * _INV_SQRT2
-    half_x = 0.5 * x
-    out = np.array(x, dtype=F64)  # NaN stays NaN
+    out = np.array(x, dtype=F64)  # NaN stays NaN; x where erfc(t) is negligible
     small = t < 1.0
     if small.any():
         xs = x[small]
         e = t[small] * _erf_over_t(0.5 * (xs * xs))  # erf(|t|) >= 0
-        out[small] = half_x[small] * np.where(xs >= 0, 1.0 + e, 1.0 - e)
-    mid = (t >= 1.0) & (t < _G_UPPER)
+        out[small] = 0.5 * xs * np.where(xs >= 0, 1.0 + e, 1.0 - e)
+    positive = x >= 0
+    mid = (t >= 1.0) & np.where(positive, t < _GELU_IDENTITY, t < _G_UPPER)
     if mid.any():
         xm = x[mid]
         erfc = np.exp(-0.5 * (xm * xm)) * erfc_scaled64(t[mid])
-        out[mid] = half_x[mid] * np.where(xm >= 0, 2.0 - erfc, erfc)
-    big = t >= _G_UPPER  # erfc(t) < 1.5e-64: x for x > 0, -0 for x < 0 (and -inf)
-    xb = x[big]
-    out[big] = np.where(xb > 0, xb, -0.0)
+        out[mid] = 0.5 * xm * np.where(xm >= 0, 2.0 - erfc, erfc)
+    # x < 0 and t >= 12 (x < -16.97, -inf included): |gelu| < 1e-63 -> -0
+    out[~positive & (t >= _G_UPPER)] = -0.0
     return out
 
 
@@ -405,56 +414,72 @@ def _pow_fallback(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
         )
 
 
+def _pow_special(xd: np.ndarray, yd: np.ndarray, z: np.ndarray) -> np.ndarray:
+    """C99 Annex F pow for the elements that are not (positive finite) ** finite.
+
+    *z* holds ``power(|x|, y)`` for them; the result is written over it.
+    """
+    ay = np.abs(yd)
+    y_finite = ay < np.inf
+    y_integer = (np.floor(yd) == yd) & y_finite
+    y_odd = y_integer & (ay < 2.0**53) & (np.fmod(yd, 2.0) != 0)
+    ax = np.abs(xd)
+    negative = xd < 0
+    z[negative & y_odd] *= -1.0  # (-|x|)**odd
+    z[negative & ~y_integer] = np.nan  # negative base, non-integer exponent
+    y_negative = yd < 0
+    y_positive = yd > 0
+    zero = xd == 0
+    z = np.where(zero & y_negative, np.where(y_odd, np.copysign(np.inf, xd), np.inf), z)
+    z = np.where(zero & y_positive, np.where(y_odd, np.copysign(0.0, xd), 0.0), z)
+    minus_inf = xd == -np.inf
+    z = np.where(minus_inf & y_negative, np.where(y_odd, -0.0, 0.0), z)
+    z = np.where(minus_inf & y_positive, np.where(y_odd, -np.inf, np.inf), z)
+    plus_inf = xd == np.inf
+    z = np.where(plus_inf & y_negative, 0.0, z)
+    z = np.where(plus_inf & y_positive, np.inf, z)
+    y_inf = ~y_finite & ~np.isnan(yd) & (ax < np.inf)  # finite x, y = +-inf
+    z = np.where(y_inf & (ax == 1), 1.0, z)
+    z = np.where(y_inf & (ax < 1), np.where(yd > 0, 0.0, np.inf), z)
+    z = np.where(y_inf & (ax > 1), np.where(yd > 0, np.inf, 0.0), z)
+    z = np.where(np.isnan(xd) | np.isnan(yd), np.nan, z)
+    return np.where((yd == 0) | (xd == 1), 1.0, z)  # these two beat NaN
+
+
 def float_pow(x: np.ndarray, y: np.ndarray, out: np.ndarray) -> np.ndarray:
-    """Correctly rounded binary32 pow with the C99 Annex F special cases, into *out*."""
+    """Correctly rounded binary32 pow with the C99 Annex F special cases, into *out*.
+
+    A positive finite base with a finite exponent is the general case:
+    ``power(x, y)`` in float64 within L, then the boundary test (exact
+    results such as ``pow(x, 0) = 1`` or ``pow(1, y) = 1`` are within L of a
+    binary32 value, far from any midpoint, so they need no special case).
+    Everything else -- a negative, zero, infinite or NaN base, an infinite or
+    NaN exponent -- goes through :func:`_pow_special`; a negative finite base
+    with a finite integer exponent is ``+-|x|**y`` and is boundary-tested too.
+    """
     shape = out.shape
-    xs = np.broadcast_to(x, shape).astype(F32).reshape(-1)
-    ys = np.broadcast_to(y, shape).astype(F32).reshape(-1)
+    xs = np.ascontiguousarray(np.broadcast_to(x, shape), dtype=F32).reshape(-1)
+    ys = np.ascontiguousarray(np.broadcast_to(y, shape), dtype=F32).reshape(-1)
     result = out.reshape(-1)
+    hard_positions = []
     with np.errstate(all="ignore"):
-        xd = xs.astype(F64)
-        yd = ys.astype(F64)
-        ay = np.abs(yd)
-        y_integer = np.floor(yd) == yd  # False for NaN and +-inf are integers (excluded below)
-        y_finite = ay < np.inf
-        y_integer &= y_finite
-        y_odd = y_integer & (ay < 2.0**53) & (np.fmod(yd, 2.0) != 0)
-        ax = np.abs(xd)
-        # the general case: finite nonzero x != 1, finite nonzero y
-        z = np.power(ax, yd)
-        negative = xd < 0
-        z[negative & y_odd] *= -1.0
-        z[negative & ~y_integer] = np.nan
-        general = (ax > 0) & (ax < np.inf) & (xd != 1) & y_finite & (yd != 0)
-        hard = near_rounding_boundary(z) & general
-        y_negative = yd < 0
-        y_positive = yd > 0
-        # x = +-0
-        zero = xd == 0
-        zero_inf = np.where(y_odd, np.copysign(np.inf, xd), np.inf)
-        zero_zero = np.where(y_odd, np.copysign(0.0, xd), 0.0)
-        z = np.where(zero & y_negative, zero_inf, z)
-        z = np.where(zero & y_positive, zero_zero, z)
-        # x = -inf, +inf
-        minus_inf = xd == -np.inf
-        z = np.where(minus_inf & y_negative, np.where(y_odd, -0.0, 0.0), z)
-        z = np.where(minus_inf & y_positive, np.where(y_odd, -np.inf, np.inf), z)
-        plus_inf = xd == np.inf
-        z = np.where(plus_inf & y_negative, 0.0, z)
-        z = np.where(plus_inf & y_positive, np.inf, z)
-        # y = +-inf with finite x
-        y_inf = ~y_finite & ~np.isnan(yd) & (ax < np.inf)
-        below = ax < 1
-        above = ax > 1
-        z = np.where(y_inf & (ax == 1), 1.0, z)
-        z = np.where(y_inf & below, np.where(yd > 0, 0.0, np.inf), z)
-        z = np.where(y_inf & above, np.where(yd > 0, np.inf, 0.0), z)
-        # NaN operands, then the two cases that beat NaN
-        z = np.where(np.isnan(xd) | np.isnan(yd), np.nan, z)
-        z = np.where((yd == 0) | (xd == 1), 1.0, z)
-        result[...] = z
-    if hard.any():
-        positions = np.flatnonzero(hard)
+        for start in range(0, result.size, CHUNK):
+            xd = xs[start : start + CHUNK].astype(F64)
+            yd = ys[start : start + CHUNK].astype(F64)
+            z = np.power(np.abs(xd), yd)
+            simple = (xd > 0) & (xd < np.inf) & (np.abs(yd) < np.inf)
+            hard = near_rounding_boundary(z)
+            if not simple.all():
+                other = np.flatnonzero(~simple)
+                xo, yo = xd[other], yd[other]
+                general = (xo < 0) & (xo > -np.inf) & (np.floor(yo) == yo) & (yo != 0)
+                hard[other] &= general  # only +-|x|**integer is tested among these
+                z[other] = _pow_special(xo, yo, z[other])
+            result[start : start + CHUNK] = z
+            if hard.any():
+                hard_positions.append(np.flatnonzero(hard) + start)
+    if hard_positions:
+        positions = np.concatenate(hard_positions)
         result[positions] = _pow_fallback(xs[positions], ys[positions])
     return out
 
