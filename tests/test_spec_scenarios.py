@@ -139,3 +139,40 @@ def test_refuse_an_unimplemented_simple_encoding():
 def test_refuse_compound_planning_separately():
     with pytest.raises(NotImplementedError, match="representation-aware"):
         resolve_operation_plan("exp", DType.MXFP4)
+
+
+@pytest.mark.parametrize("category", [DType.Any, DType.Floating])
+def test_reject_generic_category_operands_through_central_planning(category):
+    import backends
+    from backends.generic import GenericTensor
+
+    generic = backends.get("generic")
+    operand = GenericTensor(category, (2,), (1.0, 2.0))
+    before = generic.allocations
+    with pytest.raises(TypeError, match="abstract category"):
+        generic.execute("add", operand, generic.from_tensor(_f32(1.0, 2.0)))
+    assert generic.allocations == before
+
+
+def test_compare_reference_and_cpu_results():
+    import backends
+    from conformance.runner import agree
+    from oracle import Tensor, expected
+
+    generic, cpu = backends.get("generic"), backends.get("cpu")
+    x = Tensor.from_nested([[1.5, -0.0], [2.0**-149, 2.0**127]], F32)
+    y = Tensor.from_nested([2, -7], I32)
+    results = [
+        b.to_tensor(b.execute("add", b.from_tensor(x), b.from_tensor(y))) for b in (generic, cpu)
+    ]
+    expectation = expected("add", x, y)
+    for result in results:
+        assert result.dtype is expectation.plan.output
+        assert expectation.check(result).ok
+    assert agree(results[0], results[1], nan_bits=False)
+
+
+def _f32(*values):
+    from oracle import Tensor
+
+    return Tensor(F32, (len(values),), values)
