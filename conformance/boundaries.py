@@ -1056,10 +1056,6 @@ def _bits(x: float) -> int:
     return binary32.to_bits(x)
 
 
-def _is_nan(x: Any) -> bool:
-    return isinstance(x, float) and math.isnan(x)
-
-
 def _float_value_classes(values: Iterable[float], hits: set[Boundary]) -> None:
     for x in values:
         bits = _bits(x)
