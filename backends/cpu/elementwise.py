@@ -132,29 +132,40 @@ def _float_binary(backend: Any, plan: OperationPlan, a: Any, b: Any) -> np.ndarr
     return out
 
 
-#: elements per chunk of the exact int64 path (the int64 buffer stays in L2)
+#: elements per chunk of the checked Int32 kernels (operands and buffers stay in L2)
 INT_CHUNK = 1 << 16
 
 
 def _checked_binary(backend: Any, plan: OperationPlan, a: Any, b: Any) -> np.ndarray:
+    """Exact Int32 add/sub/mul, OverflowError before a result is handed out.
+
+    The work runs a chunk at a time in an int32 buffer that becomes the result
+    only when every chunk has passed (``allocated()`` is called then): a
+    chunk whose operand extremes prove every exact result fits Int32 uses the
+    int32 ufunc (exact there); any other chunk is computed exactly in int64
+    and range-checked.  Chunking keeps the extremes pass and the arithmetic
+    on data already in cache.
+    """
     x, y, shape = _binary_operands(plan, a, b)
     ufunc = _INT_BINARY[plan.operation]
-    if _fits_int32(plan.operation, x, y):
-        out = new_array(backend, shape, I32)
-        ufunc(x, y, out=out)  # no element can leave Int32: exact
-        return out
-    # Exact int64 results, a chunk at a time, each range-checked before it is
-    # stored; the int32 buffer becomes the result only when every chunk fits.
+    operation = plan.operation
+    x, y = np.asarray(x, dtype=I32), np.asarray(y, dtype=I32)  # a weak int fits (planner)
     xf, yf = (np.ascontiguousarray(v).reshape(-1) for v in np.broadcast_arrays(x, y))
     buffer = np.empty(shape, I32)
     flat = buffer.reshape(-1)
-    wide = np.empty(min(flat.size, INT_CHUNK), I64)
+    wide = None
     for start in range(0, flat.size, INT_CHUNK):
         stop = min(flat.size, start + INT_CHUNK)
+        xc, yc, oc = xf[start:stop], yf[start:stop], flat[start:stop]
+        if _fits_int32(operation, xc, yc):
+            ufunc(xc, yc, out=oc)  # no element can leave Int32: exact
+            continue
+        if wide is None:
+            wide = np.empty(min(flat.size, INT_CHUNK), I64)
         part = wide[: stop - start]
-        ufunc(xf[start:stop], yf[start:stop], out=part, dtype=I64)
-        check_int32_range(plan.operation, int(part.min()), int(part.max()))
-        flat[start:stop] = part
+        ufunc(xc, yc, out=part, dtype=I64)
+        check_int32_range(operation, int(part.min()), int(part.max()))
+        oc[...] = part
     backend.allocated()
     return buffer
 
