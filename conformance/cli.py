@@ -2,6 +2,9 @@
 
 ``plancheck plans``
     print every resolvable plan as a table.
+``plancheck exhaustive --backend NAME --op OP [--shard I/N]``
+    check every input of unary plans against the certified oracle
+    (:mod:`conformance.exhaustive`); ``--table`` prints the accuracy table.
 ``plancheck call [--backend NAME] [--accumulator DTYPE] OPERATION ARG...``
     run one operation on one backend with literal arguments (see
     :mod:`conformance.literals`), print the plan, the result with its bit
@@ -83,7 +86,20 @@ def build_parser() -> argparse.ArgumentParser:
     call.add_argument("operation")
     call.add_argument("args", nargs="*", help="DTYPE:[values] tensors, or plain values")
     call.set_defaults(handler=_call)
+    exhaustive = commands.add_parser(
+        "exhaustive",
+        help="certify unary plans over all 2**32 inputs (sharded, resumable)",
+        description="Example: plancheck exhaustive --backend cpu --op exp --shard 3/64",
+    )
+    _exhaustive_module().add_arguments(exhaustive)
+    exhaustive.set_defaults(handler=lambda arguments: _exhaustive_module().main(arguments))
     return parser
+
+
+def _exhaustive_module():
+    from . import exhaustive
+
+    return exhaustive
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,669 @@
+"""A vectorised, certified oracle for every Float32 unary operation.
+
+:func:`certified` returns, for a float32 array, exactly what the scalar
+reference rules return element by element (:mod:`oracle.reference.rounded`
+for the correctly rounded class, :mod:`oracle.reference.exact` for the exact
+class) -- NaN-ness for NaN results, the input's bits for the bit copies
+``neg``/``abs`` -- but at numpy speed.  :func:`certified_range` does the same
+for every bit pattern of a contiguous range (the exhaustive sweep), and
+:func:`certified_int32` for Int32 inputs (one correct rounding to Float32
+first, as every activation's Int32 plan says).
+
+How the correctly rounded class is certified (the proof is in
+``docs/exhaustive.md``)
+------------------------------------------------------------------------
+
+For a finite nonzero float32 input ``x`` the oracle evaluates a float64
+formula ``y`` of ``f(x)`` (numpy, and ``scipy.special`` for erf/erfc) whose
+relative error is bounded by a *stated* bound ``B(x) * u`` (``u = 2**-53``,
+:func:`error_bound`): ``|y - f(x)| <= B u |f(x)| + eta`` with
+``eta = 2**-1060`` covering float64 underflow.  Rounding to nearest is
+monotone, so if no binary32 rounding boundary (a midpoint between two
+neighbouring binary32 values, the overflow threshold ``2**128 - 2**103``,
+or one of the subnormal midpoints ``(k + 1/2) 2**-149``) lies within the
+error interval around ``y``, then ``f(x)`` and ``y`` round to the same
+binary32 value: ``float32(y)``.  :func:`near_boundary` flags every ``y``
+within the *tolerance* ``SAFETY * B(x) * u * |y|`` (a safety factor of
+:data:`SAFETY` = 128 over the stated bound) of a boundary; exactly those
+inputs -- about 2 in 10**6 for exp -- are settled by the scalar MPFR oracle.
+
+Three shortcuts avoid float64 work where the answer is known in closed form,
+each with its own argument:
+
+* *definitional segments*: NaN inputs give NaN; ``log``, ``log2`` and
+  ``rsqrt`` of a negative number (``-inf`` included) are NaN; ``elu(x) = x``
+  for ``x > 0``;
+* *plateaus*: on a bit range where ``f`` is monotone (:data:`MONOTONE`), the
+  correctly rounded result is monotone too, so the inputs whose result equals
+  the result at one end form a run starting at that end.  Its length is found
+  by bisection with the scalar oracle (about 32 calls), and the whole run is
+  filled with that value: ``exp(x) = inf`` for ``x >= 88.72284``, ``tanh(x) =
+  1`` for ``x >= 9.01``, ``sigmoid(x) = +0`` below ``-103.28`` ...;
+* *tiny arguments of silu and gelu*: for ``0 < |x| <= 2**-75``,
+  ``f(x) = x/2 + e`` with ``0 < e < x**2 <= 2**-150`` (``silu(x) - x/2 =
+  (x/2) tanh(x/2)``, ``gelu(x) - x/2 = (x/2) erf(x/sqrt 2)``), so the result
+  is ``x/2`` when that is a binary32 value and its upper neighbour when
+  ``x/2`` is a midpoint (odd subnormal multiples), with no evaluation at all.
+  Without this rule every odd subnormal would be a hard case.
+
+The exact class (neg, abs, sign, recip, sqrt, floor, ceil, round, relu,
+leaky_relu, logical_not) is computed with integer operations on the bit
+patterns, or with one correctly rounded IEEE float64 operation whose hard
+cases (a quotient or root within ``2**-50`` of a binary32 midpoint) are
+settled by the exact rational rules; ``leaky_relu``'s product of two binary32
+values is exact in float64 and rounded once by the cast.
+
+:data:`STATS` counts scalar-oracle calls (the naive part of the work).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from .binary32 import from_bits, round_float64_array, to_bits
+from .reference import exact as _exact
+from .reference import rounded as _rounded
+
+__all__ = [
+    "ACTIVATIONS",
+    "EXACT_OPS",
+    "MONOTONE",
+    "OPS",
+    "ROUNDED_OPS",
+    "SAFETY",
+    "STATS",
+    "Segment",
+    "certified",
+    "certified_int32",
+    "certified_range",
+    "error_bound",
+    "exact_points",
+    "float64_value",
+    "int32_to_float32",
+    "near_boundary",
+    "output_dtype",
+    "segments",
+]
+
+F32 = np.dtype(np.float32)
+F64 = np.dtype(np.float64)
+U32 = np.dtype(np.uint32)
+
+ROUNDED_OPS: tuple[str, ...] = (
+    "exp exp2 log log2 sin cos tanh erf rsqrt sigmoid silu softplus gelu elu".split()
+)
+EXACT_OPS: tuple[str, ...] = (
+    "neg abs sign recip sqrt floor ceil round relu leaky_relu logical_not".split()
+)
+#: every Float32 unary operation of the registry
+OPS: tuple[str, ...] = ROUNDED_OPS + EXACT_OPS
+#: unary operations that also take Int32 tensors (converted to Float32; relu keeps Int32)
+ACTIVATIONS: tuple[str, ...] = tuple(
+    "elu exp gelu leaky_relu sigmoid silu softplus tanh relu".split()
+)
+
+#: safety factor of the detection tolerance over the stated error bound
+SAFETY = 128
+_U = 2.0**-53
+#: one library call (numpy/glibc exp, exp2, log, log2, sin, cos, tanh, expm1, log1p): <= 2 ulp
+LIBM = 4.0
+#: scipy.special.erf (measured <= 2.8u) and erfc (measured <= 12.1u)
+ERF = 16.0
+ERFC = 64.0
+
+_SIGN = np.uint32(0x80000000)
+_MAG = np.uint32(0x7FFFFFFF)
+_INF_BITS = np.uint32(0x7F800000)
+_NAN_BITS = np.uint32(0x7FC00000)
+_ONE_BITS = np.uint32(0x3F800000)
+_CHUNK = 1 << 16
+
+STATS = {"scalar": 0, "evaluated": 0}
+"""Counters: scalar-oracle calls and float64 evaluations since import."""
+
+
+def output_dtype(op: str) -> np.dtype:
+    """bool for logical_not, float32 otherwise (Float32 plans)."""
+    return np.dtype(np.bool_) if op == "logical_not" else F32
+
+
+# ---------------------------------------------------------------------------
+# float64 formulas and their stated error bounds
+# ---------------------------------------------------------------------------
+
+_INV_SQRT2 = 1.0 / math.sqrt(2.0)  # within u/2 (relative) of 1/sqrt(2)
+
+
+def _special():
+    import scipy.special  # imported lazily: only erf and gelu need it
+
+    return scipy.special
+
+
+def _gelu64(x: np.ndarray) -> np.ndarray:
+    # x/2 * (1 + erf(x/sqrt2)) = x/2 * erfc(-x/sqrt2); erfc(-t) = 1 + erf(t) has no
+    # cancellation for t >= 0 and erfc(t) none for t > 0.
+    return (0.5 * x) * _special().erfc(-x * _INV_SQRT2)
+
+
+_FORMULAS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+    "exp": np.exp,
+    "exp2": np.exp2,
+    "log": np.log,
+    "log2": np.log2,
+    "sin": np.sin,
+    "cos": np.cos,
+    "tanh": np.tanh,
+    "erf": lambda x: _special().erf(x),
+    "rsqrt": lambda x: 1.0 / np.sqrt(x),
+    "sigmoid": lambda x: 1.0 / (1.0 + np.exp(-x)),
+    "silu": lambda x: x / (1.0 + np.exp(-x)),
+    "softplus": lambda x: np.maximum(x, 0.0) + np.log1p(np.exp(-np.abs(x))),
+    "gelu": _gelu64,
+    "elu": np.expm1,  # only x <= 0 reaches it (x > 0 is a definitional segment)
+}
+
+#: the stated bound B (relative error <= B u) per formula, for finite nonzero x
+_BOUNDS: dict[str, float] = {
+    "exp": LIBM,
+    "exp2": LIBM,
+    "log": LIBM,
+    "log2": LIBM,
+    "sin": LIBM,
+    "cos": LIBM,
+    "tanh": LIBM,
+    "erf": ERF,
+    "rsqrt": 2.0 + 1.0,  # sqrt and the division: 2u, +1u for second-order terms
+    "sigmoid": LIBM + 2.0,  # exp (condition <= 1 through 1/(1+t)), +1, /
+    "silu": LIBM + 2.0,
+    "softplus": 2 * LIBM + 1.0,  # exp, log1p (condition <= 1), the positive sum
+    "elu": LIBM,
+}
+
+
+def error_bound(op: str, x: np.ndarray) -> np.ndarray | float:
+    """The stated bound B: ``|float64_value(op, x) - f(x)| <= B u |f(x)| + eta``.
+
+    A number for every operation except gelu, whose bound depends on x:
+    ``B = ERFC + 3`` for x >= 0 and ``ERFC + 3 + 2 x**2`` for x < 0 (the
+    rounded ``t = -x/sqrt 2`` carries 2u, amplified by erfc's condition number
+    ``< 2 t**2 + 1 = x**2 + 1``).
+    """
+    if op == "gelu":
+        x = np.asarray(x, dtype=F64)
+        return ERFC + 3.0 + np.where(x < 0, 2.0 * x * x, 0.0)
+    return _BOUNDS[op]
+
+
+def float64_value(op: str, x: np.ndarray) -> np.ndarray:
+    """The float64 formula of correctly rounded operation *op* at float32 *x* (float64)."""
+    with np.errstate(all="ignore"):
+        return _FORMULAS[op](np.asarray(x, dtype=F32).astype(F64))
+
+
+# ---------------------------------------------------------------------------
+# Detecting values too close to a binary32 rounding boundary
+# ---------------------------------------------------------------------------
+
+_LOW29 = np.uint64((1 << 29) - 1)
+_HALF29 = 1 << 28
+_MAG64 = np.uint64((1 << 63) - 1)
+_MIN_NORMAL_BITS = np.uint64(0x3810000000000000)  # float64 bits of 2**-126
+_NORMAL_SPAN = np.uint64(0x7FF0000000000000 - 0x3810000000000000)
+_SCALE149 = 2.0**149
+_ETA149 = 2.0**-1060 * 2.0**149  # eta on the 2**-149 grid
+
+
+def near_boundary(y: np.ndarray, tolerance: np.ndarray | float) -> np.ndarray:
+    """Mask of float64 *y* within ``tolerance * |y|`` (+ eta) of a binary32 rounding boundary.
+
+    Normal binary32 range (``2**-126 <= |y| < inf``): the boundaries in the
+    binade of ``y`` are the float64 values whose 29 low significand bits are
+    ``2**28`` (the overflow threshold ``2**128 - 2**103`` included); the
+    float64 ulp of ``y`` is at least ``|y| 2**-53``, so a distance of more than
+    ``T = tolerance 2**53 + 2`` float64 ulps is more than ``tolerance |y|``,
+    and a boundary of a neighbouring binade is at least ``2**27`` ulps away.
+    The test ``|low29 - 2**28| <= T`` is done as one unsigned comparison.
+    Below ``2**-126`` the grid is ``2**-149`` and ``z = |y| 2**149`` is exact,
+    so the test is ``|frac(z) - 1/2| <= tolerance z + eta 2**149``.  NaN and
+    +-inf are never flagged; ``tolerance`` may be an array of *y*'s shape.
+    """
+    bits = np.ascontiguousarray(y, dtype=F64).view(np.uint64)
+    tol = np.asarray(tolerance, dtype=F64)
+    if tol.ndim == 0:
+        t = int(float(tol) * 2.0**53) + 2
+        if t >= _HALF29 >> 1:
+            raise ValueError("near_boundary: tolerance too large for the binade test")
+        hard = ((bits & _LOW29) - np.uint64(_HALF29 - t)) <= np.uint64(2 * t)
+    else:
+        t = (tol * 2.0**53).astype(np.int64) + 2
+        low = (bits & _LOW29).view(np.int64) - _HALF29
+        hard = np.abs(low) <= t
+    magnitude = bits & _MAG64
+    offset = magnitude - _MIN_NORMAL_BITS  # wraps below 2**-126
+    hard &= offset < _NORMAL_SPAN
+    small = magnitude < _MIN_NORMAL_BITS
+    if small.any():
+        where = np.flatnonzero(small)
+        z = np.abs(bits[where].view(F64)) * _SCALE149
+        tz = tol if tol.ndim == 0 else tol.reshape(-1)[where]
+        hard[where] = np.abs(z - np.floor(z) - 0.5) <= tz * z + _ETA149
+    return hard
+
+
+# ---------------------------------------------------------------------------
+# The scalar oracle for the flagged elements
+# ---------------------------------------------------------------------------
+
+
+def _scalar(op: str, values: np.ndarray) -> np.ndarray:
+    """The scalar reference rule, element by element (float32 result)."""
+    STATS["scalar"] += int(values.size)
+    if op in _rounded.UNARY:
+        rule = _rounded.UNARY[op]
+        return np.array([rule(v)[0] for v in values.astype(F64).tolist()], dtype=F32)
+    rule = getattr(_exact, op)
+    return np.array([rule(v) for v in values.astype(F64).tolist()], dtype=F32)
+
+
+def _scalar_bits(op: str, bits: int) -> int:
+    value = _scalar(op, np.array([bits], dtype=U32).view(F32))
+    return int(value.view(U32)[0])
+
+
+# ---------------------------------------------------------------------------
+# Segments: definitional ranges and certified plateaus
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Segment:
+    """Bit patterns ``lo..hi`` (inclusive) whose result is *value* (bits) or the input."""
+
+    lo: int
+    hi: int
+    value: int | None  #: result bits; None means the result is the input itself
+    why: str
+
+    def __len__(self) -> int:
+        return self.hi - self.lo + 1
+
+
+_POS_INF = 0x7F800000
+_NEG_ZERO = 0x80000000
+_NEG_INF = 0xFF800000
+
+#: bit ranges (inclusive) on which f is monotone, per operation (see docs/exhaustive.md)
+MONOTONE: dict[str, tuple[tuple[int, int], ...]] = {
+    # increasing on the whole line: both halves (bits ascend with |x|)
+    **{
+        op: ((0x00000000, _POS_INF), (_NEG_ZERO, _NEG_INF))
+        for op in ("exp", "exp2", "tanh", "erf", "sigmoid", "softplus", "elu")
+    },
+    # silu decreases on (-inf, -1.2785], gelu on (-inf, -0.7518]: |x| >= 2 resp. 1
+    "silu": ((to_bits(-2.0), _NEG_INF),),
+    "gelu": ((to_bits(-1.0), _NEG_INF),),
+}
+_NAN_SEGMENTS = (
+    Segment(0x7F800001, 0x7FFFFFFF, int(_NAN_BITS), "NaN input"),
+    Segment(0xFF800001, 0xFFFFFFFF, int(_NAN_BITS), "NaN input"),
+)
+_DEFINITIONAL: dict[str, tuple[Segment, ...]] = {
+    **{
+        op: (Segment(0x80000001, _NEG_INF, int(_NAN_BITS), f"{op} of a negative number"),)
+        for op in ("log", "log2", "rsqrt")
+    },
+    "elu": (Segment(0x00000001, _POS_INF, None, "elu(x) = x for x > 0"),),
+}
+#: a plateau shorter than this is left to the float64 path
+_MIN_PLATEAU = 256
+
+
+def _plateau(op: str, lo: int, hi: int, from_low: bool) -> Segment | None:
+    """The run of inputs at one end of a monotone range sharing that end's result."""
+    start = lo if from_low else hi
+    target = _scalar_bits(op, start)
+    if (target & 0x7FFFFFFF) > 0x7F800000:  # a NaN result is no plateau
+        return None
+    good, bad = 0, hi - lo + 1  # offsets from start: good has the target, bad does not
+    while bad - good > 1:
+        middle = (good + bad) // 2
+        b = start + middle if from_low else start - middle
+        if _scalar_bits(op, b) == target:
+            good = middle
+        else:
+            bad = middle
+    if good + 1 < _MIN_PLATEAU:
+        return None
+    first, last = (start, start + good) if from_low else (start - good, start)
+    # spot checks inside the run (insurance against a wrong monotonicity claim)
+    for fraction in (0.0, 0.001, 0.01, 0.1, 0.3, 0.5, 0.7, 0.9, 0.99, 1.0):
+        b = first + round((last - first) * fraction)
+        if _scalar_bits(op, b) != target:
+            raise AssertionError(f"{op}: plateau {first:#x}..{last:#x} broken at {b:#x}")
+    value = from_bits(target)
+    return Segment(first, last, target, f"plateau {op} = {value!r}")
+
+
+@functools.cache
+def segments(op: str) -> tuple[Segment, ...]:
+    """Every segment of *op* (NaN inputs, definitional ranges, certified plateaus), sorted."""
+    found = [*_NAN_SEGMENTS, *_DEFINITIONAL.get(op, ())]
+    for lo, hi in MONOTONE.get(op, ()):
+        for from_low in (True, False):
+            segment = _plateau(op, lo, hi, from_low)
+            if segment is not None:
+                found.append(segment)
+    found.sort(key=lambda s: s.lo)
+    merged: list[Segment] = []
+    for segment in found:  # plateaus from both ends of a range may meet: drop overlaps
+        if merged and segment.lo <= merged[-1].hi:
+            if segment.hi <= merged[-1].hi:
+                continue
+            segment = Segment(merged[-1].hi + 1, segment.hi, segment.value, segment.why)
+        merged.append(segment)
+    return tuple(merged)
+
+
+# ---------------------------------------------------------------------------
+# Correctly rounded evaluation of the remaining (finite) inputs
+# ---------------------------------------------------------------------------
+
+_TINY_HALF = 2.0**-75  # silu/gelu: f(x) = x/2 + e, 0 < e < x**2 <= 2**-150
+
+
+def _half_plus(x: np.ndarray) -> np.ndarray:
+    """round(x/2 + e) for 0 < e < 2**-150 and |x| <= 2**-75: x/2, or its upper
+    neighbour when x/2 is a midpoint (float32 result)."""
+    h = x.astype(F64) * 0.5  # exact
+    r = h.astype(F32)
+    below = r.astype(F64) < h  # ties-to-even went down: take the neighbour above
+    r[below] = np.nextafter(r[below], np.float32(np.inf))
+    return r
+
+
+def _evaluate(op: str, x: np.ndarray) -> np.ndarray:
+    """Correctly rounded *op* of float32 *x* (any values; no segments applied)."""
+    out = np.empty(x.shape, F32)
+    for start in range(0, x.size, _CHUNK):
+        part = x[start : start + _CHUNK]
+        out[start : start + _CHUNK] = _evaluate_chunk(op, part)
+    return out
+
+
+def _evaluate_chunk(op: str, x: np.ndarray) -> np.ndarray:
+    bits = x.view(U32)
+    magnitude = bits & _MAG
+    STATS["evaluated"] += int(x.size)
+    with np.errstate(all="ignore"):
+        x64 = x.astype(F64)
+        y = _FORMULAS[op](x64)
+        result = y.astype(F32)
+        tolerance = SAFETY * _U * error_bound(op, x64)
+        hard = near_boundary(y, tolerance)
+    # zeros, infinities and NaNs (magnitude - 1 wraps for zeros): the scalar rule decides
+    hard |= (magnitude - np.uint32(1)) >= np.uint32(0x7F7FFFFF)
+    if op in ("silu", "gelu"):
+        tiny = (magnitude != 0) & (magnitude <= np.uint32(to_bits(_TINY_HALF)))
+        if tiny.any():
+            result[tiny] = _half_plus(x[tiny])
+            hard &= ~tiny
+    positions = np.flatnonzero(hard)
+    if positions.size:
+        nan = magnitude[positions] > _INF_BITS
+        result[positions[nan]] = np.float32(np.nan)
+        rest = positions[~nan]
+        if rest.size:
+            result[rest] = _scalar(op, x[rest])
+    return result
+
+
+# ---------------------------------------------------------------------------
+# The exact class, vectorised
+# ---------------------------------------------------------------------------
+
+_SLOPE64 = float(_exact.LEAKY_RELU_SLOPE)
+
+
+def _nan_to_canonical(bits: np.ndarray, out_bits: np.ndarray) -> None:
+    nan = (bits & _MAG) > _INF_BITS
+    out_bits[nan] = _NAN_BITS
+
+
+def _to_integral(bits: np.ndarray, mode: str) -> np.ndarray:
+    """floor / ceil / round (half even) on bit patterns, integer arithmetic only."""
+    sign = bits & _SIGN
+    magnitude = bits & _MAG
+    biased = (magnitude >> np.uint32(23)).astype(np.int64)
+    out = bits.copy()  # |x| >= 2**23, inf, NaN: unchanged (NaN fixed below)
+    negative = sign != 0
+    # |x| < 1 (biased < 127)
+    below_one = biased < 127
+    nonzero = magnitude != 0
+    if mode == "floor":
+        small = np.where(negative & nonzero, _SIGN | _ONE_BITS, sign)
+    elif mode == "ceil":
+        small = np.where(~negative & nonzero, _ONE_BITS, sign)
+    else:  # half to even: |x| <= 1/2 -> signed zero, 1/2 < |x| < 1 -> signed one
+        small = np.where(magnitude > np.uint32(0x3F000000), sign | _ONE_BITS, sign)
+    out[below_one] = small[below_one]
+    middle = (biased >= 127) & (biased < 150)
+    if middle.any():
+        m = magnitude[middle].astype(np.int64)
+        shift = 150 - biased[middle]  # fraction bits below the binary point, 1..23
+        unit = np.left_shift(np.int64(1), shift)
+        mask = unit - 1
+        frac = m & mask
+        truncated = m & ~mask
+        neg = negative[middle]
+        if mode == "floor":
+            up = neg & (frac != 0)
+        elif mode == "ceil":
+            up = ~neg & (frac != 0)
+        else:
+            half = unit >> 1
+            odd = (truncated >> shift) & 1
+            up = (frac > half) | ((frac == half) & (odd == 1))
+        rounded = truncated + np.where(up, unit, 0)  # a carry moves into the exponent
+        out[middle] = rounded.astype(np.uint32) | sign[middle]
+    _nan_to_canonical(bits, out)
+    return out
+
+
+def _ieee_hard_settle(op: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """float32(y) for a correctly rounded float64 y = op(x), hard cases exactly."""
+    result = y.astype(F32)
+    hard = near_boundary(y, 2.0**-50)
+    if hard.any():
+        result[hard] = _scalar(op, x[hard])
+    return result
+
+
+def _exact_op(op: str, x: np.ndarray) -> np.ndarray:
+    bits = x.view(U32)
+    if op == "neg":
+        return (bits ^ _SIGN).view(F32)
+    if op == "abs":
+        return (bits & _MAG).view(F32)
+    if op == "logical_not":
+        return (bits & _MAG) == 0
+    if op in ("floor", "ceil", "round"):
+        return _to_integral(bits, op).view(F32)
+    magnitude = bits & _MAG
+    nan = magnitude > _INF_BITS
+    negative = (bits & _SIGN) != 0
+    if op == "sign":
+        out = np.where(negative, np.uint32(0xBF800000), _ONE_BITS)
+        out[magnitude == 0] = 0
+        out[nan] = _NAN_BITS
+        return out.view(F32)
+    if op == "relu":
+        out = np.where(negative, np.uint32(0), bits)
+        out[nan] = _NAN_BITS
+        return out.view(F32)
+    with np.errstate(all="ignore"):
+        x64 = x.astype(F64)
+        if op == "leaky_relu":
+            product = (x64 * _SLOPE64).astype(F32)  # the exact product, rounded once
+            out = np.where(negative, product.view(U32), bits)
+            out[magnitude == 0] = bits[magnitude == 0]
+            out[nan] = _NAN_BITS
+            return out.view(F32)
+        if op == "recip":
+            result = np.empty(x.shape, F32)
+            for s in range(0, x.size, _CHUNK):
+                part = x[s : s + _CHUNK]
+                result[s : s + _CHUNK] = _ieee_hard_settle(op, part, 1.0 / x64[s : s + _CHUNK])
+            return result
+        if op == "sqrt":
+            result = np.empty(x.shape, F32)
+            for s in range(0, x.size, _CHUNK):
+                part = x[s : s + _CHUNK]
+                result[s : s + _CHUNK] = _ieee_hard_settle(op, part, np.sqrt(x64[s : s + _CHUNK]))
+            return result
+    raise KeyError(op)
+
+
+# ---------------------------------------------------------------------------
+# Public entry points
+# ---------------------------------------------------------------------------
+
+
+def _check_op(op: str) -> None:
+    if op not in OPS:
+        raise KeyError(f"{op!r} is not a Float32 unary operation; choose from {', '.join(OPS)}")
+
+
+def certified(op: str, x: np.ndarray) -> np.ndarray:
+    """The reference result of unary *op* on the float32 array *x* (any shape).
+
+    float32 results (bool for logical_not).  A NaN result is the canonical quiet
+    NaN, except that neg and abs copy the input's bits.
+    """
+    _check_op(op)
+    x = np.asarray(x)
+    if x.dtype != F32:
+        raise TypeError(f"certified: expected a float32 array, got {x.dtype}")
+    flat = np.ascontiguousarray(x).reshape(-1)
+    if op in EXACT_OPS:
+        return _exact_op(op, flat).reshape(x.shape)
+    bits = flat.view(U32)
+    out = np.empty(flat.shape, F32)
+    out_bits = out.view(U32)
+    remaining = np.ones(flat.shape, bool)
+    for segment in segments(op):
+        inside = (bits >= np.uint32(segment.lo)) & (bits <= np.uint32(segment.hi))
+        if not inside.any():
+            continue
+        out_bits[inside] = bits[inside] if segment.value is None else np.uint32(segment.value)
+        remaining &= ~inside
+    positions = np.flatnonzero(remaining)
+    if positions.size == flat.size:
+        out = _evaluate(op, flat)
+    elif positions.size:
+        out[positions] = _evaluate(op, flat[positions])
+    return out.reshape(x.shape)
+
+
+def certified_range(op: str, start: int, stop: int) -> np.ndarray:
+    """:func:`certified` of every bit pattern ``start <= b < stop``, in order."""
+    _check_op(op)
+    if not 0 <= start <= stop <= 1 << 32:
+        raise ValueError(f"certified_range: bad range [{start:#x}, {stop:#x})")
+    if op in EXACT_OPS:
+        return _exact_op(op, _patterns(start, stop))
+    out = np.empty(stop - start, F32)
+    out_bits = out.view(U32)
+    cursor = start
+    for segment in segments(op):
+        lo, hi = max(segment.lo, start), min(segment.hi + 1, stop)
+        if lo >= hi:
+            continue
+        if cursor < lo:
+            out[cursor - start : lo - start] = _evaluate(op, _patterns(cursor, lo))
+        if segment.value is None:
+            out_bits[lo - start : hi - start] = np.arange(lo, hi, dtype=np.uint64).astype(U32)
+        else:
+            out_bits[lo - start : hi - start] = segment.value
+        cursor = hi
+    if cursor < stop:
+        out[cursor - start :] = _evaluate(op, _patterns(cursor, stop))
+    return out
+
+
+def _patterns(start: int, stop: int) -> np.ndarray:
+    return np.arange(start, stop, dtype=np.uint64).astype(U32).view(F32)
+
+
+def int32_to_float32(n: np.ndarray) -> np.ndarray:
+    """Int32 -> Float32, one correct rounding, from first principles.
+
+    The int32 value is exact in float64; :func:`oracle.binary32.round_float64_array`
+    rounds it with integer arithmetic (not the hardware conversion the CPU
+    backend uses).
+    """
+    return round_float64_array(np.asarray(n, dtype=np.int32).astype(F64))
+
+
+def certified_int32(op: str, n: np.ndarray) -> np.ndarray:
+    """The reference result of *op* on an Int32 array (the Int32 plan of an activation).
+
+    relu keeps Int32 (``max(n, 0)``, exact); the others convert to Float32 first.
+    """
+    if op not in ACTIVATIONS:
+        raise KeyError(f"{op!r} has no Int32 plan; choose from {', '.join(ACTIVATIONS)}")
+    n = np.asarray(n, dtype=np.int32)
+    if op == "relu":
+        return np.maximum(n, np.int32(0))
+    return certified(op, int32_to_float32(n))
+
+
+def exact_points(op: str, x: np.ndarray, expected: np.ndarray | None = None) -> np.ndarray:
+    """Mask of inputs whose mathematical result is exactly representable and finite nonzero.
+
+    A ULP budget never applies there (nor to NaN, +-inf and +-0 results, which
+    the comparison always checks exactly).  Every exact-class element is exact.
+    """
+    x = np.asarray(x, dtype=F32)
+    if op in EXACT_OPS:
+        return np.ones(x.shape, bool)
+    bits = x.view(U32)
+    magnitude = bits & _MAG
+    biased = (magnitude >> np.uint32(23)).astype(np.int64)
+    fraction = magnitude & np.uint32(0x7FFFFF)
+    negative = (bits & _SIGN) != 0
+    power_of_two = (fraction == 0) & (biased > 0) & (biased < 255)
+    if op == "exp" or op == "sigmoid":
+        mask = magnitude == 0
+        if op == "sigmoid":
+            mask |= bits == np.uint32(_POS_INF)
+        return mask
+    if op == "exp2":
+        with np.errstate(invalid="ignore"):
+            return (np.floor(x) == x) & (x >= -149) & (x <= 127)
+    if op == "log2":
+        subnormal_power = (biased == 0) & (fraction != 0) & ((fraction & (fraction - 1)) == 0)
+        return ~negative & (power_of_two | subnormal_power) & (bits != _ONE_BITS)
+    if op == "cos":
+        return magnitude == 0
+    if op in ("tanh", "erf"):
+        return magnitude == _INF_BITS
+    if op == "rsqrt":
+        even = ((biased - 127) % 2) == 0
+        subnormal_power = (biased == 0) & (fraction != 0) & ((fraction & (fraction - 1)) == 0)
+        # a subnormal 2**k, k = -149 + bit position: even k
+        position = np.zeros(x.shape, np.int64)
+        if subnormal_power.any():
+            position[subnormal_power] = np.log2(fraction[subnormal_power]).astype(np.int64)
+        subnormal_even = subnormal_power & (((position - 149) % 2) == 0)
+        return ~negative & ((power_of_two & even) | subnormal_even)
+    if op == "elu":
+        return (~negative & (magnitude != 0) & (magnitude < _INF_BITS)) | (
+            bits == np.uint32(_NEG_INF)
+        )
+    return np.zeros(x.shape, bool)
