@@ -1,0 +1,801 @@
+"""The plancheck pytest plugin (entry point ``pytest11: plancheck``).
+
+Harmless unless a ``--plancheck-*`` option is given: it then validates the
+options, adds the shipped suite :mod:`conformance.suite` to the run,
+aggregates what every test item measured (on the xdist controller, from the
+records the workers attach to their reports), prints the per-operation
+conformance table at the end and writes the report file.
+
+Options
+-------
+``--plancheck-backend NAME|module:attribute`` (repeatable)
+    the backends under test (``backends.get`` names); required to run the suite.
+``--plancheck-op NAME`` (repeatable)
+    restrict the suite to these operations.
+``--plancheck-profile ci|dev|thorough``
+    how hard to search (:data:`conformance.suite.PROFILES`; default ``ci``).
+``--plancheck-ulp-budget OP=N`` (repeatable)
+    a ULP budget for a correctly rounded operation (special values and exact
+    points must still match exactly).
+``--plancheck-timeout SECONDS``
+    the per-call timeout (default 10; 0 disables it).
+``--plancheck-xfail FILE``
+    known deviations (text, ``.toml`` or ``.json``; see :func:`load_deviations`):
+    a failing item they cover is an expected failure, and a listed deviation
+    none of whose items failed is reported as no longer failing.
+``--plancheck-report PATH``
+    ``.json`` or ``.md``; rewritten after every finished test item.
+
+With pytest-xdist only the controller writes the report; the workers attach
+their measurements to the test reports, and a worker that dies is reported
+as a crash of the item it was running, with the call it had started (from a
+small per-worker in-flight file).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+__all__ = ["Case", "Deviation", "PlancheckState", "load_deviations", "run_check", "state_of"]
+
+_STATE = pytest.StashKey["PlancheckState"]()
+_CHECKER = pytest.StashKey[Any]()
+_TEST_KINDS = {
+    "test_boundary_examples": "boundary",
+    "test_generated_calls": "generated",
+    "test_invalid_calls": "invalid",
+    "test_corpus": "corpus",
+}
+_KIND_TESTS = {kind: name for name, kind in _TEST_KINDS.items()}
+_COVERAGE_KINDS = ("boundary", "generated", "invalid")
+DEFAULT_TIMEOUT = 10.0
+
+
+# ---------------------------------------------------------------------------
+# Options
+# ---------------------------------------------------------------------------
+
+
+def pytest_addoption(parser: Any) -> None:
+    group = parser.getgroup("plancheck", "plancheck conformance suite")
+    group.addoption("--plancheck-backend", action="append", default=[], metavar="NAME",
+                    help="backend under test: generic, cpu or package.module:attribute "
+                    "(repeatable); adds the conformance suite to the run")  # fmt: skip
+    group.addoption("--plancheck-op", action="append", default=[], metavar="OPERATION",
+                    help="run the suite for these operations only (repeatable)")  # fmt: skip
+    group.addoption("--plancheck-profile", default=None, choices=("ci", "dev", "thorough"),
+                    help="ci: derandomized and fast (default); dev: random with a local "
+                    "database; thorough: many examples and corpus level 2")  # fmt: skip
+    group.addoption("--plancheck-ulp-budget", action="append", default=[], metavar="OP=N",
+                    help="ULP budget for a correctly rounded operation (repeatable)")  # fmt: skip
+    group.addoption("--plancheck-timeout", type=float, default=None, metavar="SECONDS",
+                    help=f"per-call timeout (default {DEFAULT_TIMEOUT:g}; 0: none)")  # fmt: skip
+    group.addoption("--plancheck-xfail", default=None, metavar="FILE",
+                    help="known deviations: operation[/plan] and a reason per entry")  # fmt: skip
+    group.addoption(
+        "--plancheck-report",
+        default=None,
+        metavar="PATH",
+        help="write the conformance report (.json or .md), updated per test item",
+    )
+
+
+def _active(config: Any) -> bool:
+    option = config.option
+    return bool(
+        option.plancheck_backend
+        or option.plancheck_op
+        or option.plancheck_profile
+        or option.plancheck_ulp_budget
+        or option.plancheck_timeout is not None
+        or option.plancheck_xfail
+        or option.plancheck_report
+    )
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_configure(config: Any) -> None:
+    if not _active(config):
+        return
+    state = PlancheckState(config)
+    config.stash[_STATE] = state
+    config.pluginmanager.register(state, "plancheck-state")
+    if state.labels:
+        _add_suite(config)
+
+
+def state_of(config: Any) -> PlancheckState | None:
+    """The plugin's state for *config* (None when no plancheck option was given)."""
+    return config.stash.get(_STATE, None)
+
+
+def _suite_path() -> Path:
+    from . import suite
+
+    return Path(suite.__file__).resolve()
+
+
+def _names_suite(config: Any, argument: str) -> bool:
+    target = _suite_path()
+    text = argument.split("::")[0]
+    if config.option.pyargs:
+        import importlib.util
+
+        try:
+            spec = importlib.util.find_spec(text)
+        except (ImportError, ValueError):
+            spec = None
+        if spec is not None and spec.origin and Path(spec.origin).resolve() == target:
+            return True
+    path = Path(text)
+    if not path.is_absolute():
+        path = Path(config.invocation_params.dir) / path
+    try:
+        return path.resolve() == target
+    except OSError:
+        return False
+
+
+def _add_suite(config: Any) -> None:
+    if any(_names_suite(config, a) for a in config.args):
+        return
+    config.args = [*config.args, str(_suite_path())]
+
+
+# ---------------------------------------------------------------------------
+# Known deviations (the xfail file)
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Deviation:
+    """A known deviation: *operation*, optionally one *plan* (its ``describe()``)
+    and one *backend* label, with a *reason*."""
+
+    operation: str
+    reason: str
+    plan: str | None = None
+    backend: str | None = None
+
+    @property
+    def selector(self) -> str:
+        text = self.operation + (f"/{self.plan}" if self.plan else "")
+        return text + (f" (backend {self.backend})" if self.backend else "")
+
+    def matches(self, label: str, plan: Any) -> bool:
+        return (
+            plan.operation == self.operation
+            and (self.plan is None or plan.describe() == self.plan)
+            and (self.backend is None or self.backend == label)
+        )
+
+
+def _deviation(entry: Any, where: str) -> Deviation:
+    if not isinstance(entry, dict) or "operation" not in entry:
+        raise pytest.UsageError(f"{where}: each entry needs an 'operation' (got {entry!r})")
+    unknown = set(entry) - {"operation", "plan", "backend", "reason"}
+    if unknown:
+        raise pytest.UsageError(f"{where}: unknown keys {sorted(unknown)}")
+    return Deviation(
+        str(entry["operation"]), str(entry.get("reason", "")), entry.get("plan"),
+        entry.get("backend"),
+    )  # fmt: skip
+
+
+def load_deviations(path: str | Path) -> list[Deviation]:
+    """Read a known-deviations file.
+
+    * text (any other suffix): one ``operation[/plan description]: reason``
+      per line; ``#`` starts a comment line;
+    * ``.toml``: ``[[deviation]]`` tables with ``operation``, optional
+      ``plan``, ``backend``, and ``reason``;
+    * ``.json``: a list of such objects, or ``{"deviations": [...]}``.
+
+    Unknown operations and plans are a usage error.
+    """
+    from oracle import registered_operations, resolvable_plans
+
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise pytest.UsageError(f"--plancheck-xfail: cannot read {path}: {error}") from None
+    entries: list[Deviation] = []
+    if path.suffix.lower() == ".toml":
+        try:
+            import tomllib  # type: ignore[import-not-found]
+        except ImportError:  # pragma: no cover - Python 3.10
+            try:
+                import tomli as tomllib  # type: ignore[no-redef]
+            except ImportError:
+                raise pytest.UsageError(
+                    "--plancheck-xfail: TOML needs Python 3.11 or the tomli package"
+                ) from None
+        try:
+            data = tomllib.loads(text)
+        except Exception as error:
+            raise pytest.UsageError(f"{path}: not valid TOML: {error}") from None
+        for number, entry in enumerate(data.get("deviation", []), 1):
+            entries.append(_deviation(entry, f"{path} [[deviation]] {number}"))
+    elif path.suffix.lower() == ".json":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise pytest.UsageError(f"{path}: not valid JSON: {error}") from None
+        items = data.get("deviations", []) if isinstance(data, dict) else data
+        for number, entry in enumerate(items, 1):
+            entries.append(_deviation(entry, f"{path} entry {number}"))
+    else:
+        for number, line in enumerate(text.splitlines(), 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            selector, colon, reason = line.partition(":")
+            if not colon:
+                raise pytest.UsageError(
+                    f"{path}:{number}: expected 'operation[/plan]: reason', got {line!r}"
+                )
+            operation, _, plan = selector.strip().partition("/")
+            entries.append(Deviation(operation.strip(), reason.strip(), plan.strip() or None))
+    known = {spec.name for spec in registered_operations()}
+    plans = {p.describe() for p in resolvable_plans()}
+    for entry in entries:
+        if entry.operation not in known:
+            raise pytest.UsageError(f"{path}: unknown operation {entry.operation!r}")
+        if entry.plan is not None and entry.plan not in plans:
+            raise pytest.UsageError(f"{path}: unknown plan {entry.plan!r} (see `plancheck plans`)")
+    return entries
+
+
+# ---------------------------------------------------------------------------
+# Test cases and the per-item run
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Case:
+    """One parametrization of the suite: a backend label, a plan and a check kind."""
+
+    label: str
+    plan: Any
+    kind: str
+
+    @property
+    def id(self) -> str:
+        return f"{self.label}-{self.plan.describe()}"
+
+    @property
+    def test_name(self) -> str:
+        return f"{_KIND_TESTS[self.kind]}[{self.id}]"
+
+
+def _fail(checker: Any, text: str) -> None:
+    deviation = getattr(checker, "deviation", None)
+    if deviation is not None:
+        checker.xfail = deviation.selector
+        first = text.splitlines()[0] if text else ""
+        pytest.xfail(f"known deviation {deviation.selector}: {deviation.reason} -- {first}")
+    pytest.fail(text, pytrace=False)
+
+
+def _group_members(error: BaseException) -> list[BaseException]:
+    found: list[BaseException] = []
+    for member in getattr(error, "exceptions", ()):
+        found.extend(_group_members(member) if hasattr(member, "exceptions") else [member])
+    return found
+
+
+def run_check(checker: Any, check: Any) -> None:
+    """Run one check function for a test item and turn its outcome into pytest's."""
+    from .runner import OracleError
+    from .suite import HungCall, NonConformance, OracleFailed
+
+    try:
+        check(checker)
+    except NonConformance as failure:
+        checker.status = "failed"
+        _fail(checker, str(failure))
+    except HungCall as hung:
+        checker.status = "timeout"
+        _fail(checker, f"TIMEOUT (the run goes on)\n{hung}")
+    except (OracleError, OracleFailed) as error:
+        checker.status = "oracle-error"
+        if isinstance(error, OracleError):
+            checker.oracle_failure(error)
+        pytest.fail(
+            f"ORACLE ERROR -- plancheck's oracle failed; this is NOT a backend failure, "
+            f"please report it to plancheck:\n{error}",
+            pytrace=False,
+        )
+    except Exception as error:
+        members = _group_members(error)
+        failures = [m for m in members if isinstance(m, NonConformance)]
+        if not failures:
+            checker.status = "error"
+            raise
+        checker.status = "failed"
+        checker.failed += 1
+        checker._keep(failures[0].report)
+        _fail(checker, f"{failures[0]}\n\n(hypothesis: {type(error).__name__}, the failure is "
+                       f"not reproducible on every run)")  # fmt: skip
+    else:
+        checker.status = "passed"
+
+
+# ---------------------------------------------------------------------------
+# The state (one per pytest process) and the controller's aggregation
+# ---------------------------------------------------------------------------
+
+
+def _parse_budgets(values: Iterable[str]) -> dict[str, int]:
+    from oracle.evaluate import REFERENCES
+
+    budgets: dict[str, int] = {}
+    for value in values:
+        operation, equals, number = value.partition("=")
+        operation = operation.strip()
+        try:
+            budget = int(number)
+        except ValueError:
+            budget = -1
+        if not equals or budget < 0:
+            raise pytest.UsageError(
+                f"--plancheck-ulp-budget: expected OP=N (N >= 0), got {value!r}"
+            )
+        reference = REFERENCES.get(operation)
+        if reference is None:
+            raise pytest.UsageError(f"--plancheck-ulp-budget: unknown operation {operation!r}")
+        if not reference.rounded:
+            rounded = ", ".join(sorted(k for k, r in REFERENCES.items() if r.rounded))
+            raise pytest.UsageError(
+                f"--plancheck-ulp-budget: {operation} is not a correctly rounded operation "
+                f"(a budget applies to {rounded})"
+            )
+        budgets[operation] = budget
+    return budgets
+
+
+class PlancheckState:
+    """The plugin's state: options, backends, and (on the controller) the run's results."""
+
+    def __init__(self, config: Any) -> None:
+        from oracle import resolvable_plans
+
+        from . import suite
+
+        self.config = config
+        option = config.option
+        self.labels: list[str] = list(dict.fromkeys(option.plancheck_backend))
+        self.ops = list(dict.fromkeys(option.plancheck_op)) or None
+        self.profile = suite.PROFILES[option.plancheck_profile or "ci"]
+        self.ulp_budgets = _parse_budgets(option.plancheck_ulp_budget)
+        timeout = DEFAULT_TIMEOUT if option.plancheck_timeout is None else option.plancheck_timeout
+        if not (timeout >= 0 and math.isfinite(timeout)):
+            raise pytest.UsageError(f"--plancheck-timeout: expected seconds >= 0, got {timeout}")
+        self.timeout = timeout or None
+        self.deviations = load_deviations(option.plancheck_xfail) if option.plancheck_xfail else []
+        all_plans = resolvable_plans()
+        if self.ops:
+            known = {p.operation for p in all_plans}
+            unknown = [op for op in self.ops if op not in known]
+            if unknown:
+                raise pytest.UsageError(
+                    f"--plancheck-op: unknown operation(s) {', '.join(unknown)} "
+                    f"(see `plancheck plans`)"
+                )
+        self.plans = tuple(p for p in all_plans if self.ops is None or p.operation in self.ops)
+        self._backends: dict[str, Any] = {}
+        for label in self.labels:
+            self.backend(label)  # a usage error now rather than one per test
+        workerinput = getattr(config, "workerinput", None)
+        self.is_worker = workerinput is not None
+        self.worker_id = workerinput.get("workerid") if workerinput else None
+        self._inflight_fd: int | None = None
+        inflight_dir = workerinput.get("plancheck_inflight") if workerinput else None
+        if inflight_dir:
+            path = os.path.join(inflight_dir, f"{self.worker_id}.json")
+            self._inflight_fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
+        self.inflight_dir: str | None = None
+        # controller side
+        report = option.plancheck_report
+        self.report_path = Path(config.invocation_params.dir) / report if report else None
+        self.table = _new_table()
+        self.started = time.time()
+        self.started_text = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+        self.collected: dict[str, Case] = {}
+        self.collected_items = 0
+        self.finished = 0
+        self.failures: list[dict[str, Any]] = []
+        self.crashes: list[dict[str, Any]] = []
+        self.oracle_errors: list[dict[str, Any]] = []
+        self.xfailed: list[dict[str, Any]] = []
+        self.errors: list[str] = []
+        self.deviation_failed: Counter[Deviation] = Counter()
+        self.coverage_rows: dict[str, dict[str, list[Any]]] = {}
+        self.coverage_summary: dict[str, dict[str, Any]] = {}
+        self.coverage_complete = True
+        self.result = "running"
+        self.complete = False
+        self._cases_by_test: dict[str, Case] | None = None
+        self._writer = None
+        if self.report_path is not None and not self.is_worker:
+            from .report import ReportWriter
+
+            self._writer = ReportWriter(self.report_path)
+            self._write()
+
+    # -- backends and cases ------------------------------------------------------
+
+    def backend(self, label: str) -> Any:
+        backend = self._backends.get(label)
+        if backend is None:
+            import backends
+
+            try:
+                backend = backends.get(label)
+            except Exception as error:
+                raise pytest.UsageError(
+                    f"--plancheck-backend {label}: cannot load it: {type(error).__name__}: {error}"
+                ) from None
+            self._backends[label] = backend
+        return backend
+
+    def cases(self, kind: str) -> list[Case]:
+        from .suite import applies
+
+        return [
+            Case(label, plan, kind)
+            for plan in self.plans
+            if applies(kind, plan)
+            for label in self.labels
+        ]
+
+    def deviation_for(self, label: str, plan: Any) -> Deviation | None:
+        return next((d for d in self.deviations if d.matches(label, plan)), None)
+
+    def checker(self, node: Any, case: Case) -> Any:
+        from .suite import Checker
+
+        checker = Checker(
+            backend=self.backend(case.label),
+            label=case.label,
+            plan=case.plan,
+            kind=case.kind,
+            profile=self.profile,
+            ulp_budgets=self.ulp_budgets,
+            timeout=self.timeout,
+            test=node.nodeid,
+            inflight=self._inflight if self._inflight_fd is not None else None,
+        )
+        checker.deviation = self.deviation_for(case.label, case.plan)
+        node.stash[_CHECKER] = checker
+        return checker
+
+    def _inflight(self, test: str, call: Any) -> None:
+        from .report import encode_call
+
+        try:
+            data = json.dumps({"test": test, "call": encode_call(call)}).encode()
+        except TypeError:
+            data = json.dumps({"test": test, "call": None, "note": call.note}).encode()
+        assert self._inflight_fd is not None
+        os.pwrite(self._inflight_fd, data, 0)
+        os.ftruncate(self._inflight_fd, len(data))
+
+    def case_of(self, nodeid: str) -> Case | None:
+        if self._cases_by_test is None:
+            self._cases_by_test = {
+                case.test_name: case for kind in _KIND_TESTS for case in self.cases(kind)
+            }
+        return self._cases_by_test.get(nodeid.rpartition("::")[2])
+
+    # -- hooks: every process ----------------------------------------------------
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(self, item: Any, call: Any) -> Any:
+        report = yield
+        checker = item.stash.get(_CHECKER, None)
+        if checker is not None and call.when == "call":
+            record = checker.record()
+            record["xfail"] = getattr(checker, "xfail", None)
+            report.plancheck = record
+        return report
+
+    # -- hooks: the controller (or the only process) -----------------------------
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_configure_node(self, node: Any) -> None:
+        if self.inflight_dir is None:
+            self.inflight_dir = tempfile.mkdtemp(prefix="plancheck-inflight-")
+        node.workerinput["plancheck_inflight"] = self.inflight_dir
+
+    def _collected_ids(self, ids: Iterable[str]) -> None:
+        if self.collected_items:
+            return
+        ids = list(ids)
+        self.collected_items = len(ids)
+        for nodeid in ids:
+            case = self.case_of(nodeid)
+            if case is not None:
+                self.collected[nodeid] = case
+        self._write()
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node: Any, ids: Any) -> None:
+        self._collected_ids(ids)
+
+    def pytest_collection_finish(self, session: Any) -> None:
+        if not self.is_worker and not hasattr(self.config, "workerinput"):
+            if session.config.pluginmanager.has_plugin("dsession"):
+                return  # xdist's controller: the workers collect
+            self._collected_ids(item.nodeid for item in session.items)
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_handlecrashitem(self, crashitem: str, report: Any, sched: Any) -> None:
+        from .report import FailureReport, decode_call, repro_command, show_value
+
+        case = self.case_of(crashitem)
+        worker = getattr(getattr(getattr(report, "node", None), "gateway", None), "id", None)
+        call_data = None
+        if self.inflight_dir and worker:
+            try:
+                text = Path(self.inflight_dir, f"{worker}.json").read_text(encoding="utf-8")
+                data = json.loads(text)
+                if data.get("test") == crashitem:
+                    call_data = data.get("call")
+            except (OSError, ValueError):
+                call_data = None
+        label = case.label if case else "?"
+        failure = FailureReport(
+            backend=label,
+            operation=case.plan.operation if case else "?",
+            plan=case.plan.describe() if case else "?",
+            problem="crash",
+            summary=f"the worker process {worker} died while running this test item "
+            f"(pytest-xdist replaced it and the run went on)",
+            rule="the backend must not kill its process",
+            test=crashitem,
+        )
+        if call_data is not None:
+            try:
+                call = decode_call(call_data)
+                failure.inputs = [show_value(a) for a in call.args]
+                failure.repro = repro_command(call, label)
+                failure.python = call.repro()
+                failure.call = call_data
+                failure.note = f"the call the worker had started: {call.note or call.operation}"
+            except ValueError:
+                pass
+        else:
+            failure.note = "the worker died outside a backend call (or before its first one)"
+        report.plancheck = {
+            "backend": label,
+            "operation": failure.operation,
+            "plan": failure.plan,
+            "kind": case.kind if case else "",
+            "test": crashitem,
+            "status": "crash",
+            "failures": [failure.as_dict()],
+        }
+
+    def pytest_runtest_logreport(self, report: Any) -> None:
+        if self.is_worker:
+            return
+        record = getattr(report, "plancheck", None)
+        if record is None:
+            if report.failed and report.when in ("setup", "teardown", "???"):
+                case = self.case_of(report.nodeid)
+                if case is None:
+                    return
+                record = {"backend": case.label, "operation": case.plan.operation,
+                          "plan": case.plan.describe(), "kind": case.kind,
+                          "test": report.nodeid, "status": "error"}  # fmt: skip
+                self.errors.append(f"{report.nodeid}: {report.when} failed")
+            else:
+                return
+        if record.get("status") == "crash":
+            outcome = "crashed"
+        elif hasattr(report, "wasxfail"):
+            outcome = "xfailed"
+        elif record.get("status") == "error":
+            outcome = "error"
+        else:
+            outcome = report.outcome
+        self.table.add(record, outcome)
+        self.finished += 1
+        failures = record.get("failures", [])
+        if outcome == "crashed":
+            self.crashes.extend(failures)
+        elif outcome == "xfailed":
+            self.xfailed.extend(dict(f, xfail=record.get("xfail")) for f in failures[:1])
+            case = self.case_of(report.nodeid)
+            deviation = self.deviation_for(case.label, case.plan) if case else None
+            if deviation is not None:
+                self.deviation_failed[deviation] += 1
+        elif outcome == "failed":
+            self.failures.extend(failures[:3])
+        self.oracle_errors.extend(record.get("oracle_errors", [])[:3])
+        coverage = record.get("coverage")
+        if coverage and record.get("kind") in _COVERAGE_KINDS:
+            row = self.coverage_rows.setdefault(record["backend"], {}).setdefault(
+                record["plan"], [0, Counter()]
+            )
+            row[0] += coverage["calls"]
+            row[1].update(coverage["hits"])
+        self._write()
+
+    def _coverage(self) -> None:
+        from oracle import resolvable_plans
+
+        from .coverage import CoverageMatrix
+
+        order = {p: i for i, p in enumerate(resolvable_plans())}
+        for label in self.labels:
+            required = sorted(
+                {c.plan for c in self.collected.values()
+                 if c.label == label and c.kind in _COVERAGE_KINDS},
+                key=order.__getitem__,
+            )  # fmt: skip
+            if not required:
+                continue
+            rows = self.coverage_rows.get(label, {})
+            document = {
+                "format": "plancheck-coverage/1",
+                "plans": [
+                    {"plan": plan, "calls": calls, "hits": dict(hits)}
+                    for plan, (calls, hits) in rows.items()
+                ],
+            }
+            matrix = CoverageMatrix.from_json(json.dumps(document), plans=required)
+            missing = matrix.missing()
+            summary = matrix.as_dict()["summary"]
+            summary["pairs_hit"] = summary["pairs_applicable"] - summary["pairs_missing"]
+            summary["missing"] = [
+                f"{plan.describe()}: {'not exercised' if cls is None else cls.name}"
+                for plan, cls in missing
+            ]
+            self.coverage_summary[label] = summary
+            if missing:
+                self.coverage_complete = False
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session: Any, exitstatus: Any) -> None:
+        if self.is_worker:
+            if self._inflight_fd is not None:
+                os.close(self._inflight_fd)
+            return
+        self._coverage()
+        status = int(session.exitstatus)
+        if not self.coverage_complete and status == 0:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+            status = 1
+        self.complete = status in (0, 1)
+        self.result = self._result(status)
+        self._write()
+        if self.inflight_dir:
+            shutil.rmtree(self.inflight_dir, ignore_errors=True)
+
+    def _result(self, status: int) -> str:
+        """conforms / not conforming / oracle errors / failed / pytest exit status N."""
+        if status == 0:
+            return "conforms"
+        if status != 1:
+            return f"pytest exit status {status}"
+        statuses = {row.status for b in self.table.backends() for _, row in self.table.rows(b)}
+        if statuses - {"conforms", "xfail", "ORACLE ERROR"} or not self.coverage_complete:
+            return "not conforming"
+        if "ORACLE ERROR" in statuses or self.oracle_errors:
+            return "oracle errors"
+        return "failed"  # something outside the suite failed
+
+    # -- the report ----------------------------------------------------------------
+
+    def stale_deviations(self) -> list[dict[str, str]]:
+        stale = []
+        for deviation in self.deviations:
+            matched = [c for c in self.collected.values() if deviation.matches(c.label, c.plan)]
+            if matched and not self.deviation_failed[deviation]:
+                stale.append({"selector": deviation.selector, "reason": deviation.reason})
+        return stale
+
+    def document(self) -> dict[str, Any]:
+        from .report import REPORT_FORMAT
+
+        elapsed = time.time() - self.started
+        totals = {label: self.table.totals(label) for label in self.table.backends()}
+        examples = sum(t["examples"] for t in totals.values())
+        return {
+            "format": REPORT_FORMAT,
+            "complete": self.complete,
+            "result": self.result,
+            "started": self.started_text,
+            "updated": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            "elapsed_s": round(elapsed, 2),
+            "examples_per_s": round(examples / elapsed, 1) if elapsed > 0 else None,
+            "profile": self.profile.name,
+            "backends": self.labels,
+            "operations": self.ops,
+            "options": {
+                "ulp_budgets": self.ulp_budgets,
+                "timeout_s": self.timeout,
+                "xfail": [d.selector for d in self.deviations],
+            },
+            "collected_items": self.collected_items,
+            "finished_items": self.finished,
+            "totals": totals,
+            "table": self.table.as_dict(),
+            "failures": self.failures,
+            "crashes": self.crashes,
+            "oracle_errors": self.oracle_errors,
+            "xfailed": self.xfailed,
+            "stale_xfail": self.stale_deviations(),
+            "errors": self.errors,
+            "coverage": self.coverage_summary,
+        }
+
+    def _write(self) -> None:
+        if self._writer is not None:
+            self._writer.write(self.document(), self.table)
+
+    # -- the terminal summary ------------------------------------------------------
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        if self.is_worker or not self.labels:
+            return
+        write = terminalreporter.write_line
+        elapsed = time.time() - self.started
+        for label in self.table.backends():
+            terminalreporter.write_sep("=", f"plancheck conformance: {label}")
+            for line in self.table.format_text(label).splitlines():
+                write(line)
+            coverage = self.coverage_summary.get(label)
+            if coverage:
+                write(
+                    f"coverage: {coverage['plans_exercised']} of {coverage['plans']} plans "
+                    f"exercised, {coverage['pairs_hit']} of {coverage['pairs_applicable']} "
+                    f"applicable (plan, boundary class) pairs hit"
+                    + ("" if not coverage["missing"] else " -- INCOMPLETE, the run fails:")
+                )
+                for line in coverage["missing"][:20]:
+                    write(f"  missing {line}")
+        totals = [self.table.totals(label) for label in self.table.backends()]
+        examples = sum(t["examples"] for t in totals)
+        cases = sum(t["corpus_cases"] for t in totals)
+        if totals:
+            write(
+                f"plancheck: {examples} examples and {cases} corpus cases in {elapsed:.1f} s "
+                f"({examples / max(elapsed, 1e-9):.0f} examples/s), profile {self.profile.name}"
+            )
+        for title, entries in (("failures", self.failures), ("crashes", self.crashes),
+                               ("oracle errors (not the backend's fault)", self.oracle_errors),
+                               ("expected failures (known deviations)", self.xfailed)):  # fmt: skip
+            if entries:
+                write(f"plancheck {title}: {len(entries)}")
+                for entry in entries[:10]:
+                    write(
+                        f"  {entry.get('operation')}: {entry.get('problem')} -- "
+                        f"{entry.get('plan')} [{entry.get('test', '').rpartition('::')[2]}]"
+                    )
+        for stale in self.stale_deviations():
+            write(f"plancheck: listed deviation no longer fails: {stale['selector']} "
+                  f"({stale['reason']})")  # fmt: skip
+        if self.report_path is not None:
+            write(f"plancheck report: {self.report_path}")
+
+
+def _new_table() -> Any:
+    from .report import ConformanceTable
+
+    return ConformanceTable()

@@ -1,0 +1,738 @@
+"""Failure reports a person can act on, the conformance table and the report file.
+
+Three layers:
+
+* **One call.**  :func:`encode_call` / :func:`decode_call` turn a
+  :class:`~conformance.calls.Call` into JSON and back *exactly*: Float32
+  elements by their bit patterns, Python floats by ``float.hex`` (NaNs by
+  their binary64 bits), Fractions as numerator/denominator, numpy scalars by
+  type.  :func:`repro_command` is the one-line shell reproduction
+  ``plancheck repro --backend X '<json>'``; :func:`failure_report` builds a
+  :class:`FailureReport` from a runner :class:`~conformance.runner.Outcome`:
+  operation, plan, every input with its bit patterns, expected vs actual, the
+  ULP distance, the broken rule, the shell line and a Python snippet.
+* **One run.**  :class:`ConformanceTable` aggregates per-item records (plans,
+  examples run, pass, fail, corpus cases, max ULP seen) per backend and
+  operation and prints the per-operation table.
+* **The file.**  :class:`ReportWriter` writes the run document as JSON or
+  Markdown, atomically (temporary file + rename), every time it is given a
+  new state -- the plugin calls it after each finished test item, so an
+  interrupted or crashed run keeps what it measured.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shlex
+import struct
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from oracle import DType, SimpleDType, Tensor, binary32, resolvable_plans
+from oracle.expectation import Interval
+
+from .calls import REPRO_PRELUDE, Call
+
+__all__ = [
+    "REPORT_FORMAT",
+    "ConformanceTable",
+    "FailureReport",
+    "ReportWriter",
+    "call_from_json",
+    "call_to_json",
+    "decode_call",
+    "decode_value",
+    "encode_call",
+    "encode_value",
+    "failure_report",
+    "format_outcome",
+    "oracle_error_report",
+    "repro_command",
+    "reproduce",
+]
+
+REPORT_FORMAT = "plancheck-report/1"
+_CALL_FORMAT = 1
+#: the exceptions a call may be required to raise, by name
+_EXCEPTIONS: dict[str, type[BaseException]] = {
+    e.__name__: e
+    for e in (TypeError, ValueError, OverflowError, IndexError, NotImplementedError, KeyError)
+}
+#: at most this many elements of one tensor are listed in a report
+MAX_ELEMENTS = 24
+#: at most this many mismatches are listed in a report
+MAX_MISMATCHES = 8
+
+
+# ---------------------------------------------------------------------------
+# Exact JSON encoding of calls
+# ---------------------------------------------------------------------------
+
+
+def _float_code(x: float) -> dict[str, str]:
+    if math.isnan(x):
+        (bits,) = struct.unpack("<Q", struct.pack("<d", x))
+        return {"float": "nan", "bits64": f"0x{bits:016x}"}
+    return {"float": float(x).hex()}
+
+
+def _float_decode(data: Mapping[str, Any]) -> float:
+    if "bits64" in data:
+        (value,) = struct.unpack("<d", struct.pack("<Q", int(data["bits64"], 16)))
+        return value
+    return float.fromhex(data["float"])
+
+
+def encode_value(value: Any) -> Any:
+    """A JSON-able, exact form of one forward-argument value."""
+    if isinstance(value, Tensor):
+        encoded: dict[str, Any] = {"tensor": value.dtype.name, "shape": list(value.shape)}
+        if value.dtype is DType.Float32:
+            encoded["bits"] = [f"0x{b:08x}" for b in value.bits()]
+        else:
+            encoded["values"] = list(value.values)
+        return encoded
+    if isinstance(value, SimpleDType):
+        return {"dtype": value.name}
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, np.generic):
+        kind = type(value).__name__
+        if isinstance(value, np.float32):
+            return {"numpy": kind, "bits": f"0x{binary32.to_bits(float(value)):08x}"}
+        if isinstance(value, np.floating):
+            return {"numpy": kind, **_float_code(float(value))}
+        return {"numpy": kind, "value": value.item()}
+    if isinstance(value, float):
+        return _float_code(value)
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, Fraction):
+        return {"fraction": [value.numerator, value.denominator]}
+    if isinstance(value, tuple):
+        return {"tuple": [encode_value(v) for v in value]}
+    if isinstance(value, list):
+        return [encode_value(v) for v in value]
+    raise TypeError(f"cannot encode {type(value).__name__} {value!r} exactly")
+
+
+def decode_value(data: Any) -> Any:
+    """The inverse of :func:`encode_value`."""
+    if data is None or isinstance(data, (bool, int)):
+        return data
+    if isinstance(data, list):
+        return [decode_value(v) for v in data]
+    if not isinstance(data, dict):
+        raise ValueError(f"cannot decode {data!r}")
+    if "tensor" in data:
+        dtype = DType.from_name(data["tensor"])
+        shape = tuple(int(n) for n in data["shape"])
+        if "bits" in data:
+            values = tuple(binary32.from_bits(int(b, 16)) for b in data["bits"])
+        else:
+            values = tuple(data["values"])
+        return Tensor(dtype, shape, values)
+    if "dtype" in data:
+        return DType.from_name(data["dtype"])
+    if "numpy" in data:
+        kind = getattr(np, data["numpy"])
+        if "bits" in data:
+            return np.uint32(int(data["bits"], 16)).view(np.float32)[()]
+        if "float" in data:
+            return kind(_float_decode(data))
+        return kind(data["value"])
+    if "float" in data:
+        return _float_decode(data)
+    if "fraction" in data:
+        numerator, denominator = data["fraction"]
+        return Fraction(int(numerator), int(denominator))
+    if "tuple" in data:
+        return tuple(decode_value(v) for v in data["tuple"])
+    raise ValueError(f"cannot decode {data!r}")
+
+
+def encode_call(call: Call) -> dict[str, Any]:
+    """The JSON-able form of *call* (see :func:`decode_call`)."""
+    encoded: dict[str, Any] = {
+        "v": _CALL_FORMAT,
+        "op": call.operation,
+        "args": [encode_value(a) for a in call.args],
+        "plan": call.plan.describe(),
+    }
+    if call.accumulator_dtype is not None:
+        encoded["accumulator_dtype"] = call.accumulator_dtype.name
+    if call.raises:
+        encoded["raises"] = [e.__name__ for e in call.raises]
+    return encoded
+
+
+_PLANS_BY_NAME: dict[str, Any] = {}
+
+
+def _plan_named(description: str) -> Any:
+    if not _PLANS_BY_NAME:
+        _PLANS_BY_NAME.update({p.describe(): p for p in resolvable_plans()})
+    return _PLANS_BY_NAME.get(description)
+
+
+def decode_call(data: Mapping[str, Any]) -> Call:
+    """The :class:`Call` of an :func:`encode_call` document (ValueError if malformed)."""
+    try:
+        operation = data["op"]
+        args = tuple(decode_value(a) for a in data["args"])
+        accumulator = data.get("accumulator_dtype")
+        accumulator = DType.from_name(accumulator) if accumulator is not None else None
+        raises = tuple(_EXCEPTIONS[name] for name in data.get("raises", ()))
+    except (KeyError, TypeError, AttributeError, ValueError) as error:
+        raise ValueError(f"not a plancheck call: {error}") from None
+    if not isinstance(operation, str):
+        raise ValueError(f"not a plancheck call: operation {operation!r}")
+    plan = _plan_named(data.get("plan", "")) if data.get("plan") else None
+    call = Call(operation, args, accumulator, plan, raises)  # type: ignore[arg-type]
+    if plan is None:
+        try:
+            plan = call.resolve()
+        except Exception as error:
+            raise ValueError(
+                f"not a plancheck call: {operation} does not plan ({type(error).__name__}: "
+                f"{error}) and names no known plan"
+            ) from None
+        call = Call(operation, args, accumulator, plan, raises)
+    return call
+
+
+def call_to_json(call: Call) -> str:
+    """Compact, exact JSON of *call*."""
+    return json.dumps(encode_call(call), separators=(",", ":"))
+
+
+def call_from_json(text: str) -> Call:
+    """The call of :func:`call_to_json` text (ValueError if it is not one)."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"not JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise ValueError("not a plancheck call: expected a JSON object")
+    return decode_call(data)
+
+
+def repro_command(call: Call, backend: str | None = None) -> str:
+    """``plancheck repro [--backend X] '<json>'``: re-runs exactly *call*."""
+    option = f"--backend {shlex.quote(backend)} " if backend else ""
+    return f"plancheck repro {option}{shlex.quote(call_to_json(call))}"
+
+
+def python_snippet(call: Call, backend: str | None = None) -> str:
+    """One line of Python that runs *call* on *backend* and prints the full report
+    (on the oracle alone, ``Call.repro()``, when *backend* is None)."""
+    if backend is None:
+        return call.repro()
+    expression = call.expression("reproduce")
+    expression = f"reproduce({backend!r}, " + expression[len("reproduce(") :]
+    return f"{REPRO_PRELUDE}from conformance.report import reproduce; {expression}"
+
+
+# ---------------------------------------------------------------------------
+# Showing values
+# ---------------------------------------------------------------------------
+
+
+def _element(dtype: Any, value: Any) -> str:
+    if dtype is DType.Float32:
+        return f"{value!r} (0x{binary32.to_bits(value):08X})"
+    if dtype is DType.Int32:
+        return f"{value} (0x{value & 0xFFFFFFFF:08X})"
+    return repr(value)
+
+
+def show_tensor(tensor: Tensor, limit: int = MAX_ELEMENTS) -> str:
+    """``Float32[2, 1] [1.5 (0x3FC00000), nan (0x7FC00000)]`` (at most *limit* elements)."""
+    shown = [_element(tensor.dtype, v) for v in tensor.values[:limit]]
+    more = tensor.size - len(shown)
+    tail = f", ... ({more} more)" if more > 0 else ""
+    return f"{tensor.dtype.name}{list(tensor.shape)} [{', '.join(shown)}{tail}]"
+
+
+def show_value(value: Any) -> str:
+    """A forward-argument value with its exact form and bit pattern."""
+    if isinstance(value, Tensor):
+        return show_tensor(value)
+    if isinstance(value, np.generic):
+        inner = value.item()
+        if isinstance(value, np.float32):
+            return f"numpy.float32 {inner!r} (0x{binary32.to_bits(float(inner)):08X})"
+        return f"numpy.{type(value).__name__} {inner!r}"
+    if isinstance(value, bool) or value is None:
+        return repr(value)
+    if isinstance(value, float):
+        (bits,) = struct.unpack("<Q", struct.pack("<d", value))
+        exact = "" if math.isnan(value) or math.isinf(value) else f" = {value.hex()}"
+        return f"float {value!r}{exact} (binary64 0x{bits:016X})"
+    if isinstance(value, int):
+        hex_form = f" (0x{value & 0xFFFFFFFF:08X} as Int32)" if -(2**31) <= value < 2**31 else ""
+        return f"int {value}{hex_form}"
+    if isinstance(value, Fraction):
+        return f"Fraction {value.numerator}/{value.denominator}"
+    return repr(value)
+
+
+def _show_expected(expectation: Any) -> str:
+    if expectation.error is not None:
+        return f"raises {type(expectation.error).__name__}: {expectation.error}"
+    if expectation.result is not None:
+        return show_tensor(expectation.result)
+    bounds: Sequence[Interval] = expectation.bounds or ()
+    shown = [str(b) for b in bounds[:MAX_ELEMENTS]]
+    more = len(bounds) - len(shown)
+    tail = f", ... ({more} more)" if more > 0 else ""
+    shape = list(expectation.shape or ())
+    return f"Float32{shape} within [{'; '.join(shown)}{tail}]"
+
+
+def _show_actual(outcome: Any) -> str:
+    if outcome.actual is not None:
+        return show_tensor(outcome.actual)
+    if outcome.raised is not None:
+        return f"raised {type(outcome.raised).__name__}: {outcome.raised}"
+    if outcome.native is not None:
+        return f"{type(outcome.native).__name__}: {outcome.native!r}"[:400]
+    return "nothing"
+
+
+# ---------------------------------------------------------------------------
+# Failure reports
+# ---------------------------------------------------------------------------
+
+#: The rule a fault without element mismatches breaks, by runner Problem.
+_PROBLEM_RULES = {
+    "wrong exception": "the specification fixes the exception type of every failing call",
+    "missing exception": "the specification requires this call to raise",
+    "unexpected exception": "a conforming call returns a result (no exception)",
+    "wrong type": "backend protocol: execute returns a native tensor that to_tensor accepts",
+    "wrong shape or dtype": "the plan fixes the result dtype; the semantics fix its shape",
+    "timeout": "every call returns within the per-call timeout",
+    "allocation before error": "backend protocol: every planning, shape and index error is "
+    "raised before a result is allocated",
+    "crash": "the backend must not kill its process",
+    "oracle error": "none -- the oracle itself failed; this is not the backend's fault",
+}
+
+
+@dataclass
+class FailureReport:
+    """Everything about one non-conforming call (or a crash, or an oracle error)."""
+
+    backend: str
+    operation: str
+    plan: str
+    problem: str
+    summary: str
+    inputs: list[str] = field(default_factory=list)
+    expected: str = ""
+    actual: str = ""
+    mismatches: list[dict[str, Any]] = field(default_factory=list)
+    mismatch_count: int = 0
+    rule: str = ""
+    conformance: str = ""
+    ulp: int | None = None
+    repro: str = ""
+    python: str = ""
+    call: dict[str, Any] | None = None
+    test: str = ""
+    note: str = ""
+
+    def text(self) -> str:
+        """The report as a person reads it."""
+        head = "ORACLE ERROR" if self.problem == "oracle error" else "NON-CONFORMANCE"
+        lines = [
+            f"{head}: backend {self.backend}, operation {self.operation}: {self.problem}",
+            f"  plan:       {self.plan}",
+        ]
+        if self.conformance:
+            lines.append(f"  conformance class: {self.conformance}")
+        if self.note:
+            lines.append(f"  call:       {self.note}")
+        for position, text in enumerate(self.inputs):
+            lines.append(f"  arg {position}:      {text}")
+        if self.expected:
+            lines.append(f"  expected:   {self.expected}")
+        if self.actual:
+            lines.append(f"  actual:     {self.actual}")
+        if self.ulp is not None:
+            lines.append(f"  ULP distance (max over mismatches): {self.ulp}")
+        if self.mismatches:
+            shown = len(self.mismatches)
+            lines.append(f"  mismatches ({self.mismatch_count}, first {shown}):")
+            for m in self.mismatches:
+                ulp = "" if m["ulp"] is None else f", {m['ulp']} ULP"
+                lines.append(
+                    f"    at {tuple(m['index'])}: expected {m['expected']}, got {m['actual']}"
+                    f"{ulp}  [rule: {m['rule']}]"
+                )
+        lines.append(f"  rule broken: {self.rule}")
+        lines.append(f"  verdict:    {self.summary}")
+        if self.repro:
+            lines.append(f"  reproduce:  {self.repro}")
+        if self.python:
+            lines.append(f"  python:     {self.python}")
+        return "\n".join(lines)
+
+    def as_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["text"] = self.text()
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> FailureReport:
+        known = {f for f in cls.__dataclass_fields__}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+
+def _mismatch_dict(m: Any) -> dict[str, Any]:
+    def shown(value: Any, bits: int | None) -> str:
+        return f"{value!r}" if bits is None else f"{value!r} (0x{bits:08X})"
+
+    return {
+        "index": list(m.index),
+        "expected": shown(m.expected, m.expected_bits),
+        "actual": shown(m.actual, m.actual_bits),
+        "expected_bits": m.expected_bits,
+        "actual_bits": m.actual_bits,
+        "ulp": m.ulp,
+        "rule": m.rule,
+    }
+
+
+def failure_report(outcome: Any, backend: str, test: str = "") -> FailureReport:
+    """The :class:`FailureReport` of a runner Outcome (conforming or not)."""
+    call: Call = outcome.call
+    expectation = outcome.expectation
+    plan = expectation.plan.describe() if expectation.plan is not None else call.plan.describe()
+    mismatches = list(outcome.verdict.mismatches)
+    ulps = [m.ulp for m in mismatches if m.ulp is not None]
+    if mismatches:
+        rules = sorted({m.rule for m in mismatches}, key=[m.rule for m in mismatches].index)
+        rule = "; ".join(rules)
+    else:
+        rule = _PROBLEM_RULES.get(outcome.problem or "", "")
+        if outcome.problem == "timeout":
+            rule = f"{rule} ({outcome.raised})"
+    try:
+        encoded = encode_call(call)
+        repro = repro_command(call, backend)
+        python = python_snippet(call, backend)
+    except TypeError as error:  # a value without an exact encoding (not from our strategies)
+        encoded, repro, python = None, f"(no exact encoding: {error})", call.repro()
+    return FailureReport(
+        backend=backend,
+        operation=call.operation,
+        plan=plan,
+        problem=outcome.problem or ("conforms" if outcome.ok else "non-conformance"),
+        summary=outcome.verdict.summary,
+        inputs=[show_value(a) for a in call.args]
+        + ([f"accumulator_dtype={call.accumulator_dtype.name}"] if call.accumulator_dtype else []),
+        expected=_show_expected(expectation),
+        actual=_show_actual(outcome),
+        mismatches=[_mismatch_dict(m) for m in mismatches[:MAX_MISMATCHES]],
+        mismatch_count=len(mismatches),
+        rule=rule,
+        conformance=expectation.conformance.value if expectation.conformance else "",
+        ulp=max(ulps) if ulps else None,
+        repro=repro,
+        python=python,
+        call=encoded,
+        test=test,
+        note=call.note,
+    )
+
+
+def oracle_error_report(error: Any, backend: str, test: str = "") -> FailureReport:
+    """The report of an :class:`~conformance.runner.OracleError` (not the backend's fault)."""
+    call: Call = error.call
+    try:
+        encoded, repro = encode_call(call), repro_command(call, backend)
+    except TypeError:
+        encoded, repro = None, ""
+    return FailureReport(
+        backend=backend,
+        operation=call.operation,
+        plan=call.plan.describe() if call.plan is not None else "(unknown)",
+        problem="oracle error",
+        summary=str(error),
+        inputs=[show_value(a) for a in call.args],
+        rule=_PROBLEM_RULES["oracle error"],
+        repro=repro,
+        python=call.repro(),
+        call=encoded,
+        test=test,
+        note=call.note,
+    )
+
+
+def format_outcome(outcome: Any, backend: str) -> str:
+    """The full report of one call, conforming or not (what ``plancheck repro`` prints)."""
+    report = failure_report(outcome, backend)
+    if outcome.ok:
+        lines = report.text().splitlines()
+        lines[0] = f"CONFORMS: backend {backend}, operation {report.operation}"
+        lines = [line for line in lines if not line.startswith("  rule broken")]
+        return "\n".join(lines)
+    return report.text()
+
+
+def reproduce(backend: str, operation: str, *args: Any, accumulator_dtype: Any = None) -> bool:
+    """Run one call on *backend* (a ``backends.get`` name), print its full report,
+    return whether it conforms (the function the :func:`python_snippet` lines call)."""
+    import backends
+
+    from .runner import run_call
+
+    call = Call(operation, tuple(args), accumulator_dtype, None)  # type: ignore[arg-type]
+    call = Call(operation, tuple(args), accumulator_dtype, call.resolve())
+    outcome = run_call(backends.get(backend), call)
+    print(format_outcome(outcome, backend))
+    return outcome.ok
+
+
+# ---------------------------------------------------------------------------
+# The conformance table
+# ---------------------------------------------------------------------------
+
+_COUNTERS = ("examples", "passed", "failed", "corpus_cases", "corpus_failed")
+_EVENTS = ("failed_items", "xfailed_items", "timeouts", "crashes", "oracle_errors", "errors")
+
+
+@dataclass
+class _Row:
+    plans: set[str] = field(default_factory=set)
+    items: int = 0
+    examples: int = 0
+    passed: int = 0
+    failed: int = 0
+    corpus_cases: int = 0
+    corpus_failed: int = 0
+    max_ulp: int = 0
+    failed_items: int = 0
+    xfailed_items: int = 0
+    timeouts: int = 0
+    crashes: int = 0
+    oracle_errors: int = 0
+    errors: int = 0
+
+    @property
+    def status(self) -> str:
+        if self.crashes:
+            return "CRASH"
+        if self.timeouts:
+            return "TIMEOUT"
+        if self.oracle_errors and not self.failed_items:
+            return "ORACLE ERROR"
+        if self.failed_items or self.errors:
+            return "FAIL"
+        if self.xfailed_items:
+            return "xfail"
+        return "conforms"
+
+    def as_dict(self) -> dict[str, Any]:
+        data = {k: v for k, v in asdict(self).items() if k != "plans"}
+        data["plans"] = len(self.plans)
+        data["status"] = self.status
+        return data
+
+
+class ConformanceTable:
+    """Per backend and operation: plans, examples run, pass, fail, max ULP seen."""
+
+    def __init__(self) -> None:
+        self._rows: dict[str, dict[str, _Row]] = {}
+
+    def _row(self, backend: str, operation: str) -> _Row:
+        return self._rows.setdefault(backend, {}).setdefault(operation, _Row())
+
+    def add(self, record: Mapping[str, Any], outcome: str = "passed") -> None:
+        """Add one finished item: its plancheck *record* and pytest *outcome*
+        (``passed``, ``failed``, ``xfailed``, ``crashed``, ``error``)."""
+        row = self._row(record["backend"], record["operation"])
+        if record.get("plan"):
+            row.plans.add(record["plan"])
+        row.items += 1
+        for name in _COUNTERS:
+            setattr(row, name, getattr(row, name) + int(record.get(name, 0)))
+        row.max_ulp = max(row.max_ulp, int(record.get("max_ulp") or 0))
+        status = record.get("status", "")
+        if outcome == "crashed":
+            row.crashes += 1
+        elif status == "timeout" and outcome != "xfailed":
+            row.timeouts += 1
+        elif status == "oracle-error":
+            row.oracle_errors += 1
+        elif outcome == "xfailed":
+            row.xfailed_items += 1
+        elif outcome == "failed":
+            row.failed_items += 1
+        elif outcome == "error":
+            row.errors += 1
+
+    def backends(self) -> list[str]:
+        return list(self._rows)
+
+    def rows(self, backend: str) -> list[tuple[str, _Row]]:
+        return sorted(self._rows.get(backend, {}).items())
+
+    def conforms(self) -> bool:
+        return all(
+            row.status in ("conforms", "xfail") for b in self._rows for _, row in self.rows(b)
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            backend: {op: row.as_dict() for op, row in self.rows(backend)} for backend in self._rows
+        }
+
+    def totals(self, backend: str) -> dict[str, Any]:
+        rows = [row for _, row in self.rows(backend)]
+        return {
+            "operations": len(rows),
+            "plans": sum(len(r.plans) for r in rows),
+            "examples": sum(r.examples for r in rows),
+            "passed": sum(r.passed for r in rows),
+            "failed": sum(r.failed for r in rows),
+            "corpus_cases": sum(r.corpus_cases for r in rows),
+            "max_ulp": max((r.max_ulp for r in rows), default=0),
+            "not_conforming": [op for op, r in self.rows(backend) if r.status not in
+                               ("conforms", "xfail")],
+        }  # fmt: skip
+
+    _HEADER = ("operation", "plans", "examples", "pass", "fail", "corpus", "max ULP", "result")
+
+    def _cells(self, backend: str) -> list[tuple[str, ...]]:
+        cells = []
+        for op, row in self.rows(backend):
+            corpus = f"{row.corpus_cases}" + (f" ({row.corpus_failed} bad)" if row.corpus_failed
+                                             else "")  # fmt: skip
+            cells.append(
+                (op, str(len(row.plans)), str(row.examples), str(row.passed), str(row.failed),
+                 corpus if row.corpus_cases else "-", str(row.max_ulp), row.status)
+            )  # fmt: skip
+        return cells
+
+    def format_text(self, backend: str) -> str:
+        """The per-operation table of *backend* as aligned text."""
+        cells = self._cells(backend)
+        widths = [max(len(h), *(len(c[i]) for c in cells)) for i, h in enumerate(self._HEADER)]
+
+        def line(values: Sequence[str]) -> str:
+            first = values[0].ljust(widths[0])
+            rest = [v.rjust(w) for v, w in zip(values[1:-1], widths[1:-1])]
+            return "  ".join([first, *rest, values[-1]])
+
+        total = self.totals(backend)
+        lines = [line(self._HEADER), line(["-" * w for w in widths])]
+        lines.extend(line(c) for c in cells)
+        lines.append(
+            f"{total['operations']} operations, {total['plans']} plans, {total['examples']} "
+            f"examples ({total['failed']} failing), {total['corpus_cases']} corpus cases; "
+            + (
+                "every operation conforms"
+                if not total["not_conforming"]
+                else f"NOT CONFORMING: {', '.join(total['not_conforming'])}"
+            )
+        )
+        return "\n".join(lines)
+
+    def to_markdown(self, backend: str) -> str:
+        header = "| " + " | ".join(self._HEADER) + " |"
+        rule = "| --- | " + " | ".join("---:" for _ in self._HEADER[1:-1]) + " | --- |"
+        rows = ["| " + " | ".join(f"`{c[0]}`" if i == 0 else c[i] for i in range(len(c))) + " |"
+                for c in self._cells(backend)]  # fmt: skip
+        return "\n".join([header, rule, *rows])
+
+
+# ---------------------------------------------------------------------------
+# The report file
+# ---------------------------------------------------------------------------
+
+
+class ReportWriter:
+    """Writes the run document to *path* (``.json``; anything else is Markdown)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+
+    def write(self, document: Mapping[str, Any], table: ConformanceTable) -> None:
+        if self.path.suffix.lower() == ".json":
+            text = json.dumps(document, indent=1, default=str)
+        else:
+            text = markdown_report(document, table)
+        tmp = self.path.with_name(f".{self.path.name}.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(self.path)
+
+
+def markdown_report(document: Mapping[str, Any], table: ConformanceTable) -> str:
+    """The run document as Markdown: status, tables, failures, xfails, coverage."""
+    state = "complete" if document.get("complete") else "INCOMPLETE (still running or interrupted)"
+    lines = [
+        "# plancheck conformance report",
+        "",
+        f"- backends: {', '.join(f'`{b}`' for b in document.get('backends', []))}",
+        f"- profile: `{document.get('profile')}`",
+        f"- run: {state}; {document.get('finished_items', 0)} of "
+        f"{document.get('collected_items', '?')} test items finished",
+        f"- started: {document.get('started')}, updated: {document.get('updated')}",
+        f"- result: **{document.get('result', 'running')}**",
+        "",
+    ]
+    for backend in table.backends():
+        lines += [f"## Backend `{backend}`", "", table.to_markdown(backend), ""]
+    sections = (
+        ("Failures", "failures"),
+        ("Crashes", "crashes"),
+        ("Oracle errors (not the backend's fault)", "oracle_errors"),
+        ("Expected failures (listed deviations)", "xfailed"),
+    )
+    for title, key in sections:
+        entries = document.get(key) or []
+        if not entries:
+            continue
+        lines += [f"## {title}", ""]
+        for entry in entries:
+            lines += [f"### `{entry.get('test', '')}`", "", "```", entry.get("text", ""), "```", ""]
+    stale = document.get("stale_xfail") or []
+    if stale:
+        lines += ["## Listed deviations that no longer fail", ""]
+        lines += [f"- `{s['selector']}`: {s['reason']}" for s in stale]
+        lines.append("")
+    coverage = document.get("coverage") or {}
+    if coverage:
+        lines += ["## Coverage (plan x boundary class)", ""]
+        for backend, summary in coverage.items():
+            missing = summary.get("missing", [])
+            lines.append(
+                f"- `{backend}`: {summary.get('plans_exercised')} of {summary.get('plans')} plans "
+                f"exercised, {summary.get('pairs_hit')} of {summary.get('pairs_applicable')} "
+                f"applicable (plan, class) pairs hit"
+                + (f"; MISSING: {', '.join(missing[:20])}" if missing else "")
+            )
+        lines.append("")
+    return "\n".join(lines)
+
+
+def now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S%z")
+
+
+def merge_unique(entries: Iterable[Mapping[str, Any]], key: str = "test") -> list[dict[str, Any]]:
+    seen: dict[Any, dict[str, Any]] = {}
+    for entry in entries:
+        seen.setdefault(entry.get(key), dict(entry))
+    return list(seen.values())
