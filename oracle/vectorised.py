@@ -436,42 +436,41 @@ def _nan_to_canonical(bits: np.ndarray, out_bits: np.ndarray) -> None:
 
 
 def _to_integral(bits: np.ndarray, mode: str) -> np.ndarray:
-    """floor / ceil / round (half even) on bit patterns, integer arithmetic only."""
+    """floor / ceil / round (half even) on bit patterns, uint32 arithmetic only.
+
+    With ``s = 150 - E`` fraction bits below the binary point (E the biased
+    exponent, 127 <= E < 150), clearing the low s bits of the magnitude
+    truncates, and adding ``2**s`` to the truncated magnitude adds one to the
+    integer (a carry moves into the exponent field, which is the next binade).
+    |x| >= 2**23, infinities and NaNs are integral already; |x| < 1 gives a
+    signed zero or a signed one.
+    """
     sign = bits & _SIGN
     magnitude = bits & _MAG
-    biased = (magnitude >> np.uint32(23)).astype(np.int64)
-    out = bits.copy()  # |x| >= 2**23, inf, NaN: unchanged (NaN fixed below)
+    biased = magnitude >> np.uint32(23)
     negative = sign != 0
-    # |x| < 1 (biased < 127)
-    below_one = biased < 127
-    nonzero = magnitude != 0
+    shift = np.clip(np.int32(150) - biased.astype(np.int32), 0, 23).astype(np.uint32)
+    unit = np.left_shift(np.uint32(1), shift)
+    mask = unit - np.uint32(1)
+    frac = magnitude & mask
+    truncated = magnitude & ~mask
+    has_frac = frac != 0
     if mode == "floor":
-        small = np.where(negative & nonzero, _SIGN | _ONE_BITS, sign)
+        up = negative & has_frac
+        small = np.where(negative & (magnitude != 0), _ONE_BITS, np.uint32(0))
     elif mode == "ceil":
-        small = np.where(~negative & nonzero, _ONE_BITS, sign)
-    else:  # half to even: |x| <= 1/2 -> signed zero, 1/2 < |x| < 1 -> signed one
-        small = np.where(magnitude > np.uint32(0x3F000000), sign | _ONE_BITS, sign)
-    out[below_one] = small[below_one]
-    middle = (biased >= 127) & (biased < 150)
-    if middle.any():
-        m = magnitude[middle].astype(np.int64)
-        shift = 150 - biased[middle]  # fraction bits below the binary point, 1..23
-        unit = np.left_shift(np.int64(1), shift)
-        mask = unit - 1
-        frac = m & mask
-        truncated = m & ~mask
-        neg = negative[middle]
-        if mode == "floor":
-            up = neg & (frac != 0)
-        elif mode == "ceil":
-            up = ~neg & (frac != 0)
-        else:
-            half = unit >> 1
-            odd = (truncated >> shift) & 1
-            up = (frac > half) | ((frac == half) & (odd == 1))
-        rounded = truncated + np.where(up, unit, 0)  # a carry moves into the exponent
-        out[middle] = rounded.astype(np.uint32) | sign[middle]
-    _nan_to_canonical(bits, out)
+        up = ~negative & has_frac
+        small = np.where(~negative & (magnitude != 0), _ONE_BITS, np.uint32(0))
+    else:
+        half = unit >> np.uint32(1)
+        # the integer's lowest bit sits at bit s (for E = 127 that is the exponent's
+        # lowest bit, 1, and the integer is 1: odd, as it should be)
+        odd = (truncated >> shift) & np.uint32(1)
+        up = has_frac & ((frac > half) | ((frac == half) & (odd == 1)))
+        small = np.where(magnitude > np.uint32(0x3F000000), _ONE_BITS, np.uint32(0))
+    rounded = truncated + np.where(up, unit, np.uint32(0))
+    out = np.where(biased < np.uint32(127), small, rounded) | sign
+    out[magnitude > _INF_BITS] = _NAN_BITS
     return out
 
 
@@ -485,6 +484,16 @@ def _ieee_hard_settle(op: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 def _exact_op(op: str, x: np.ndarray) -> np.ndarray:
+    """The exact-class *op* of a 1-D float32 array, in cache-sized pieces."""
+    if x.size <= _CHUNK:
+        return _exact_chunk(op, x)
+    out = np.empty(x.shape, output_dtype(op))
+    for start in range(0, x.size, _CHUNK):
+        out[start : start + _CHUNK] = _exact_chunk(op, x[start : start + _CHUNK])
+    return out
+
+
+def _exact_chunk(op: str, x: np.ndarray) -> np.ndarray:
     bits = x.view(U32)
     if op == "neg":
         return (bits ^ _SIGN).view(F32)
@@ -515,17 +524,9 @@ def _exact_op(op: str, x: np.ndarray) -> np.ndarray:
             out[nan] = _NAN_BITS
             return out.view(F32)
         if op == "recip":
-            result = np.empty(x.shape, F32)
-            for s in range(0, x.size, _CHUNK):
-                part = x[s : s + _CHUNK]
-                result[s : s + _CHUNK] = _ieee_hard_settle(op, part, 1.0 / x64[s : s + _CHUNK])
-            return result
+            return _ieee_hard_settle(op, x, 1.0 / x64)
         if op == "sqrt":
-            result = np.empty(x.shape, F32)
-            for s in range(0, x.size, _CHUNK):
-                part = x[s : s + _CHUNK]
-                result[s : s + _CHUNK] = _ieee_hard_settle(op, part, np.sqrt(x64[s : s + _CHUNK]))
-            return result
+            return _ieee_hard_settle(op, x, np.sqrt(x64))
     raise KeyError(op)
 
 
