@@ -45,6 +45,7 @@ __all__ = [
     "LEAKY_RELU_SLOPE",
     "abs",
     "add",
+    "binary32_operand",
     "ceil",
     "clamp",
     "div",
@@ -90,7 +91,7 @@ def _nan() -> float:
 # ---------------------------------------------------------------------------
 
 
-def _operand(operation: str, position: int, x: object) -> float:
+def binary32_operand(operation: str, position: int, x: object) -> float:
     """Return *x* as a float holding a binary32 value, or raise.
 
     TypeError for anything but a float (or a numpy float16/32/64 scalar);
@@ -171,7 +172,7 @@ def add(x: float, y: float) -> float:
     (``x + -x == +0``, ``-0 + +0 == +0``) except ``-0 + -0 == -0``.  A
     finite sum beyond the binary32 range overflows to +-inf.
     """
-    return _add(_operand("add", 0, x), _operand("add", 1, y), False)
+    return _add(binary32_operand("add", 0, x), binary32_operand("add", 1, y), False)
 
 
 def sub(x: float, y: float) -> float:
@@ -181,7 +182,7 @@ def sub(x: float, y: float) -> float:
     difference is +0 (``x - x == +0``, ``-0 - -0 == +0``) except
     ``-0 - +0 == -0``.
     """
-    return _add(_operand("sub", 0, x), _operand("sub", 1, y), True)
+    return _add(binary32_operand("sub", 0, x), binary32_operand("sub", 1, y), True)
 
 
 def mul(x: float, y: float) -> float:
@@ -193,8 +194,8 @@ def mul(x: float, y: float) -> float:
     A tiny product that underflows keeps its sign (``-2**-100 * 2**-100 ==
     -0``); a huge one overflows to +-inf.
     """
-    x = _operand("mul", 0, x)
-    y = _operand("mul", 1, y)
+    x = binary32_operand("mul", 0, x)
+    y = binary32_operand("mul", 1, y)
     if math.isnan(x) or math.isnan(y):
         return _nan()
     negative = _signbit(x) != _signbit(y)
@@ -216,8 +217,8 @@ def div(x: float, y: float) -> float:
     ``inf / finite`` is a signed infinity, ``finite / inf`` and ``0 / y`` a
     signed zero.  Underflow keeps the sign; overflow gives +-inf.
     """
-    x = _operand("div", 0, x)
-    y = _operand("div", 1, y)
+    x = binary32_operand("div", 0, x)
+    y = binary32_operand("div", 1, y)
     return _div(x, y)
 
 
@@ -248,7 +249,7 @@ def recip(x: float) -> float:
     ``recip(2**-149) == inf``) and that of a value above 2**126 is
     subnormal.
     """
-    return _div(1.0, _operand("recip", 0, x))
+    return _div(1.0, binary32_operand("recip", 0, x))
 
 
 def rem(x: float, y: float) -> float:
@@ -260,8 +261,8 @@ def rem(x: float, y: float) -> float:
     infinite, or if ``y`` is zero; ``rem(x, +-inf) == x`` for finite ``x``.
     The divisor's sign never matters: ``rem(x, -y) == rem(x, y)``.
     """
-    x = _operand("rem", 0, x)
-    y = _operand("rem", 1, y)
+    x = binary32_operand("rem", 0, x)
+    y = binary32_operand("rem", 1, y)
     if math.isnan(x) or math.isnan(y) or math.isinf(x) or y == 0.0:
         return _nan()
     if math.isinf(y) or x == 0.0:
@@ -289,7 +290,7 @@ def sqrt(x: float) -> float:
     contains no binary32 value and no rounding midpoint at that scale, so
     rounding ``r + 1/2`` (the sticky bit) once rounds the true root.
     """
-    x = _operand("sqrt", 0, x)
+    x = binary32_operand("sqrt", 0, x)
     if math.isnan(x):
         return _nan()
     if x == 0.0:
@@ -334,7 +335,7 @@ def neg(x: float) -> float:
     ``neg(+0) == -0``, ``neg(-inf) == +inf``; a NaN keeps its payload and
     has its sign bit flipped.
     """
-    return _flip_sign(_operand("neg", 0, x))
+    return _flip_sign(binary32_operand("neg", 0, x))
 
 
 def abs(x: float) -> float:
@@ -343,7 +344,7 @@ def abs(x: float) -> float:
     ``abs(-0) == +0``, ``abs(-inf) == +inf``; a NaN keeps its payload and
     its sign bit is cleared.
     """
-    return from_bits(to_bits(_operand("abs", 0, x)) & _MAGNITUDE_MASK)
+    return from_bits(to_bits(binary32_operand("abs", 0, x)) & _MAGNITUDE_MASK)
 
 
 def select(cond: bool, on_true: float, on_false: float) -> float:
@@ -358,8 +359,8 @@ def select(cond: bool, on_true: float, on_false: float) -> float:
     if not isinstance(cond, (bool, np.bool_)):
         raise TypeError(f"select: operand 0 must be a bool; got {type(cond).__name__} {cond!r}")
     if cond:
-        return _operand("select", 1, on_true)
-    return _operand("select", 2, on_false)
+        return binary32_operand("select", 1, on_true)
+    return binary32_operand("select", 2, on_false)
 
 
 # ---------------------------------------------------------------------------
@@ -372,7 +373,7 @@ def sign(x: float) -> float:
 
     Both zeros give +0 (``sign(-0) == +0``); NaN gives NaN.
     """
-    x = _operand("sign", 0, x)
+    x = binary32_operand("sign", 0, x)
     if math.isnan(x):
         return _nan()
     if x == 0.0:
@@ -388,7 +389,7 @@ def _to_integral(operation: str, x: float, rule) -> float:
     sign of *x* (the sign of a value never changes by rounding it to an
     integer).
     """
-    x = _operand(operation, 0, x)
+    x = binary32_operand(operation, 0, x)
     if math.isnan(x):
         return _nan()
     if math.isinf(x) or x == 0.0 or builtins.abs(x) >= _INTEGRAL_FROM:
@@ -455,7 +456,7 @@ def maximum(x: float, y: float) -> float:
     NaN if either operand is NaN (not numpy's ``fmax``, which ignores NaN);
     ``-0 < +0``, so ``maximum(+0, -0) == maximum(-0, +0) == +0``.
     """
-    return _maximum(_operand("maximum", 0, x), _operand("maximum", 1, y))
+    return _maximum(binary32_operand("maximum", 0, x), binary32_operand("maximum", 1, y))
 
 
 def minimum(x: float, y: float) -> float:
@@ -464,7 +465,7 @@ def minimum(x: float, y: float) -> float:
     NaN if either operand is NaN; ``-0 < +0``, so
     ``minimum(+0, -0) == minimum(-0, +0) == -0``.
     """
-    return _minimum(_operand("minimum", 0, x), _operand("minimum", 1, y))
+    return _minimum(binary32_operand("minimum", 0, x), binary32_operand("minimum", 1, y))
 
 
 def clamp(x: float, lo: float, hi: float) -> float:
@@ -474,15 +475,15 @@ def clamp(x: float, lo: float, hi: float) -> float:
     operand gives NaN.  Signed zeros follow from the rules:
     ``clamp(-0, +0, 1) == +0``, ``clamp(+0, -1, -0) == -0``.
     """
-    x = _operand("clamp", 0, x)
-    lo = _operand("clamp", 1, lo)
-    hi = _operand("clamp", 2, hi)
+    x = binary32_operand("clamp", 0, x)
+    lo = binary32_operand("clamp", 1, lo)
+    hi = binary32_operand("clamp", 2, hi)
     return _minimum(_maximum(x, lo), hi)
 
 
 def relu(x: float) -> float:
     """``maximum(x, +0)``: ``relu(-0) == +0``, ``relu(NaN)`` is NaN, negatives give +0."""
-    return _maximum(_operand("relu", 0, x), 0.0)
+    return _maximum(binary32_operand("relu", 0, x), 0.0)
 
 
 def leaky_relu(x: float) -> float:
@@ -493,7 +494,7 @@ def leaky_relu(x: float) -> float:
     ``leaky_relu(-inf) == -inf``; a negative product that underflows is -0
     (``leaky_relu(-2**-149) == -0``); NaN gives NaN.
     """
-    x = _operand("leaky_relu", 0, x)
+    x = binary32_operand("leaky_relu", 0, x)
     if math.isnan(x):
         return _nan()
     if x >= 0.0:
@@ -510,7 +511,7 @@ def leaky_relu(x: float) -> float:
 
 def eq(x: float, y: float) -> bool:
     """IEEE ``compareQuietEqual``: False when either is NaN; ``-0 == +0``."""
-    return _operand("eq", 0, x) == _operand("eq", 1, y)
+    return binary32_operand("eq", 0, x) == binary32_operand("eq", 1, y)
 
 
 def ne(x: float, y: float) -> bool:
@@ -519,19 +520,19 @@ def ne(x: float, y: float) -> bool:
     True when either is NaN (``ne(NaN, NaN)`` is True); ``ne(-0, +0)`` is
     False.
     """
-    return _operand("ne", 0, x) != _operand("ne", 1, y)
+    return binary32_operand("ne", 0, x) != binary32_operand("ne", 1, y)
 
 
 def lt(x: float, y: float) -> bool:
     """IEEE ``compareQuietLess``: False when either is NaN; ``lt(-0, +0)`` is False."""
-    return _operand("lt", 0, x) < _operand("lt", 1, y)
+    return binary32_operand("lt", 0, x) < binary32_operand("lt", 1, y)
 
 
 def le(x: float, y: float) -> bool:
     """IEEE ``compareQuietLessEqual``: False when either is NaN; ``le(+0, -0)`` is True."""
-    return _operand("le", 0, x) <= _operand("le", 1, y)
+    return binary32_operand("le", 0, x) <= binary32_operand("le", 1, y)
 
 
 def logical_not(x: float) -> bool:
     """``x == 0``: True for +0 and -0, False for NaN and every other value."""
-    return _operand("logical_not", 0, x) == 0.0
+    return binary32_operand("logical_not", 0, x) == 0.0

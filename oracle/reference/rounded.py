@@ -149,9 +149,9 @@ import math
 from collections.abc import Callable
 
 import gmpy2
-import numpy as np
 
-from oracle.binary32 import binary32_context, is_binary32, round_mpfr, to_bits
+from oracle.binary32 import binary32_context, round_mpfr, to_bits
+from oracle.reference.exact import binary32_operand
 
 __all__ = [
     "BINARY",
@@ -198,29 +198,6 @@ class CertificationError(ArithmeticError):
 # ---------------------------------------------------------------------------
 # Operands and contexts
 # ---------------------------------------------------------------------------
-
-
-def _operand(operation: str, position: int, x: object) -> float:
-    """Return *x* as a float holding a binary32 value, or raise.
-
-    TypeError for anything but a float (or a numpy float16/32/64 scalar);
-    ValueError for a float that is not exactly a binary32 value.
-    """
-    if isinstance(x, float):
-        value = x
-    elif isinstance(x, np.floating) and x.dtype.itemsize <= 8:
-        value = float(x)  # exact: float16/32/64 -> binary64
-    else:
-        raise TypeError(
-            f"{operation}: operand {position} must be a float holding a binary32 value; "
-            f"got {type(x).__name__} {x!r}"
-        )
-    if not is_binary32(value):
-        raise ValueError(
-            f"{operation}: operand {position} = {value!r} is not exactly a binary32 value; "
-            f"the driver must materialise operands as Float32 first"
-        )
-    return value
 
 
 def _mpfr(x: float) -> gmpy2.mpfr:
@@ -276,53 +253,53 @@ def _native(function: str, *operands: float) -> Result:
 def exp(x: float) -> Result:
     """e**x.  Exact only at exp(+-0) = 1 and the limits exp(-inf) = +0,
     exp(+inf) = +inf; overflow (x > 88.72...) and underflow are inexact."""
-    return _native("exp", _operand("exp", 0, x))
+    return _native("exp", binary32_operand("exp", 0, x))
 
 
 def exp2(x: float) -> Result:
     """2**x.  Exact for integer x in [-149, 127] and the limits; exp2(-150) is
     the midpoint 2**-150 and ties to +0 (inexact)."""
-    return _native("exp2", _operand("exp2", 0, x))
+    return _native("exp2", binary32_operand("exp2", 0, x))
 
 
 def log(x: float) -> Result:
     """Natural logarithm.  log(+-0) = -inf (pole, exact), log(1) = +0 (exact),
     log(+inf) = +inf, log(x < 0) = log(-inf) = NaN."""
-    return _native("log", _operand("log", 0, x))
+    return _native("log", binary32_operand("log", 0, x))
 
 
 def log2(x: float) -> Result:
     """Base-2 logarithm.  Exact for x = 2**k (the integer k), plus the poles and
     limits of :func:`log`."""
-    return _native("log2", _operand("log2", 0, x))
+    return _native("log2", binary32_operand("log2", 0, x))
 
 
 def sin(x: float) -> Result:
     """Sine (exact argument reduction).  sin(+-0) = +-0 exact, sin(+-inf) = NaN."""
-    return _native("sin", _operand("sin", 0, x))
+    return _native("sin", binary32_operand("sin", 0, x))
 
 
 def cos(x: float) -> Result:
     """Cosine (exact argument reduction).  cos(+-0) = 1 exact, cos(+-inf) = NaN."""
-    return _native("cos", _operand("cos", 0, x))
+    return _native("cos", binary32_operand("cos", 0, x))
 
 
 def tanh(x: float) -> Result:
     """Hyperbolic tangent.  tanh(+-0) = +-0 and tanh(+-inf) = +-1 exact; large
     finite |x| rounds to +-1 (inexact)."""
-    return _native("tanh", _operand("tanh", 0, x))
+    return _native("tanh", binary32_operand("tanh", 0, x))
 
 
 def erf(x: float) -> Result:
     """Error function.  erf(+-0) = +-0 and erf(+-inf) = +-1 exact."""
-    return _native("erf", _operand("erf", 0, x))
+    return _native("erf", binary32_operand("erf", 0, x))
 
 
 def rsqrt(x: float) -> Result:
     """1/sqrt(x), rounded once.  rsqrt(+0) = +inf, rsqrt(-0) = -inf (IEEE
     rSqrt; MPFR's rec_sqrt gives +inf), rsqrt(+inf) = +0, negative -> NaN.
     Exact exactly at the even powers of two (rsqrt(4) = 0.5)."""
-    x = _operand("rsqrt", 0, x)
+    x = binary32_operand("rsqrt", 0, x)
     if x == 0.0:
         return math.copysign(_INF, x), True
     return _native("rec_sqrt", x)
@@ -331,7 +308,7 @@ def rsqrt(x: float) -> Result:
 def elu(x: float) -> Result:
     """x if x > 0 else expm1(x) (alpha = 1).  elu(+-0) = +-0, elu(-inf) = -1,
     elu(+inf) = +inf, all exact; every x > 0 is exact."""
-    x = _operand("elu", 0, x)
+    x = binary32_operand("elu", 0, x)
     if x > 0.0:
         return x, True
     return _native("expm1", x)  # NaN, -inf, -0 and negatives: MPFR's expm1
@@ -372,8 +349,8 @@ def pow(x: float, y: float) -> Result:
        pow(0.25, -1.5) = 8 and pow(-2, -149) = -2**-149 are exact, while
        rounded ones, overflow and underflow are not.
     """
-    x = _operand("pow", 0, x)
-    y = _operand("pow", 1, y)
+    x = binary32_operand("pow", 0, x)
+    y = binary32_operand("pow", 1, y)
     if y == 0.0:
         return 1.0, True
     if x == 1.0:
@@ -490,7 +467,7 @@ def sigmoid(x: float) -> Result:
     """1 / (1 + e**-x).  sigmoid(+-0) = 1/2 (exact), sigmoid(-inf) = +0,
     sigmoid(+inf) = 1 (exact limits); x >= 17.33 rounds to 1 and very
     negative x underflows to subnormals and +0 (inexact)."""
-    x = _operand("sigmoid", 0, x)
+    x = binary32_operand("sigmoid", 0, x)
     if math.isnan(x):
         return _NAN, True
     if math.isinf(x):
@@ -503,7 +480,7 @@ def sigmoid(x: float) -> Result:
 def silu(x: float) -> Result:
     """x * sigmoid(x).  silu(+-0) = +-0, silu(-inf) = -0, silu(+inf) = +inf
     (exact); very negative x gives -subnormals and -0 (inexact)."""
-    x = _operand("silu", 0, x)
+    x = binary32_operand("silu", 0, x)
     if math.isnan(x):
         return _NAN, True
     if math.isinf(x):
@@ -517,7 +494,7 @@ def softplus(x: float) -> Result:
     """log(1 + e**x), no threshold, no beta.  softplus(-inf) = +0 and
     softplus(+inf) = +inf (exact); softplus(+-0) = log 2 rounded (inexact);
     every finite result is inexact."""
-    x = _operand("softplus", 0, x)
+    x = binary32_operand("softplus", 0, x)
     if math.isnan(x):
         return _NAN, True
     if math.isinf(x):
@@ -528,7 +505,7 @@ def softplus(x: float) -> Result:
 def gelu(x: float) -> Result:
     """x/2 * (1 + erf(x/sqrt 2)), the erf form.  gelu(+-0) = +-0,
     gelu(-inf) = -0, gelu(+inf) = +inf (exact); gelu(-10) is about -7.6e-23."""
-    x = _operand("gelu", 0, x)
+    x = binary32_operand("gelu", 0, x)
     if math.isnan(x):
         return _NAN, True
     if math.isinf(x):
