@@ -53,6 +53,7 @@ __all__ = [
     "ShardResult",
     "accuracy_table",
     "check_range",
+    "count_mismatches",
     "load_state",
     "numpy_float32",
     "plan_ids",
@@ -348,6 +349,31 @@ def _compare(
     bad = ~conforming
     ulps = [None if d < 0 else int(d) for d in distance[bad][:KEEP].tolist()]
     _keep(result, patterns[wrong[bad]], e[bad], a[bad], ulps)
+
+
+def count_mismatches(
+    expected: np.ndarray, actual: np.ndarray, *, nan_bits: bool = False
+) -> tuple[int, int]:
+    """(non-matching elements, max ULP distance among them) of two float32 arrays.
+
+    Bit-for-bit equality, any NaN for a NaN unless *nan_bits*.  Distances are
+    computed only for the elements whose bits differ (the sweep's comparison;
+    ``conformance.corpus.compare`` computes them for every element).
+    """
+    e_bits = np.ascontiguousarray(expected, dtype=np.float32).view(np.uint32).reshape(-1)
+    a_bits = np.ascontiguousarray(actual, dtype=np.float32).view(np.uint32).reshape(-1)
+    wrong = np.flatnonzero(e_bits != a_bits)
+    if not wrong.size:
+        return 0, 0
+    e, a = e_bits[wrong], a_bits[wrong]
+    e_nan = (e & 0x7FFFFFFF) > 0x7F800000
+    a_nan = (a & 0x7FFFFFFF) > 0x7F800000
+    if not nan_bits:
+        differ = ~(e_nan & a_nan)
+        e, a, e_nan, a_nan = e[differ], a[differ], e_nan[differ], a_nan[differ]
+    finite = ~(e_nan | a_nan)
+    distance = np.abs(_ordinal(e[finite]) - _ordinal(a[finite]))
+    return int(e.size), int(distance.max()) if distance.size else 0
 
 
 def _keep(result: ShardResult, patterns, expected, actual, ulps) -> None:

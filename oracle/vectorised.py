@@ -79,6 +79,7 @@ __all__ = [
     "STATS",
     "Segment",
     "certified",
+    "certified_binary",
     "certified_int32",
     "certified_range",
     "error_bound",
@@ -668,3 +669,91 @@ def exact_points(op: str, x: np.ndarray, expected: np.ndarray | None = None) -> 
             bits == np.uint32(_NEG_INF)
         )
     return np.zeros(x.shape, bool)
+
+
+# ---------------------------------------------------------------------------
+# add, sub, mul, div: one float64 operation and an exact tie-break
+# ---------------------------------------------------------------------------
+
+_BINARY = ("add", "sub", "mul", "div")
+
+
+def certified_binary(op: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """IEEE binary32 ``add``/``sub``/``mul``/``div`` of float32 arrays, exactly.
+
+    ``s = fl64(a op b)`` is one correctly rounded float64 operation, and
+    rounding to nearest is monotone, so ``float32(s)`` is the correctly
+    rounded binary32 result unless ``s`` is exactly a binary32 midpoint
+    ``m`` while the exact result is not (on the side of ``m`` that
+    ``a op b`` lies on, every value rounds like ``s`` otherwise).  That case
+    is decided exactly: for add/sub the float64 TwoSum error ``e`` (``s + e
+    = a op b``) gives the side; for div ``m * b`` is exact in float64 (25 + 24
+    bits), ``a - m b`` is exact (Sterbenz), and its sign times the sign of
+    ``b`` gives the side; a product of two binary32 values is exact in
+    float64 (48 bits, far from float64 underflow), so mul never needs it.
+    (By Figueroa's double-rounding theorem, 53 >= 2 * 24 + 2, the case never
+    occurs in the normal range; the check makes the result independent of it.)
+    Special values follow from IEEE float64 arithmetic itself.  1-D or any
+    shape; the work is done in cache-sized pieces.
+    """
+    if op not in _BINARY:
+        raise KeyError(f"{op!r}: certified_binary takes {', '.join(_BINARY)}")
+    a = np.ascontiguousarray(a, dtype=F32)
+    b = np.ascontiguousarray(b, dtype=F32)
+    shape = np.broadcast_shapes(a.shape, b.shape)
+    a, b = np.broadcast_to(a, shape).reshape(-1), np.broadcast_to(b, shape).reshape(-1)
+    out = np.empty(a.size, F32)
+    with np.errstate(all="ignore"):
+        for start in range(0, a.size, _CHUNK):
+            stop = start + _CHUNK
+            out[start:stop] = _binary_chunk(op, a[start:stop], b[start:stop])
+    return out.reshape(shape)
+
+
+def _binary_chunk(op: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    a64, b64 = a.astype(F64), b.astype(F64)
+    if op == "mul":
+        return (a64 * b64).astype(F32)
+    if op == "div":
+        s = a64 / b64
+    else:
+        if op == "sub":
+            b64 = -b64
+        s = a64 + b64
+    r = s.astype(F32)
+    # candidate exact midpoints: normal range, low 29 bits exactly 2**28; below 2**-126
+    # every element is looked at (rare in practice)
+    bits = s.view(np.uint64)
+    magnitude = bits & _MAG64
+    candidate = (bits & _LOW29) == np.uint64(_HALF29)
+    candidate &= (magnitude - _MIN_NORMAL_BITS) < _NORMAL_SPAN
+    small = np.flatnonzero(magnitude < _MIN_NORMAL_BITS)
+    if small.size:  # the 2**-149 grid: z = |s| 2**149 is exact; a midpoint has frac 1/2
+        z = np.abs(s[small]) * _SCALE149
+        candidate[small] = (z - np.floor(z)) == 0.5
+    where = np.flatnonzero(candidate)
+    if where.size:
+        r[where] = _fix_midpoints(op, s[where], a64[where], b64[where], r[where])
+    return r
+
+
+def _fix_midpoints(op: str, s, a64, b64, r) -> np.ndarray:
+    r64 = r.astype(F64)
+    r64 = np.where(np.isinf(r64), np.copysign(2.0**128, s), r64)
+    towards = np.where(s > r64, np.float32(np.inf), np.float32(-np.inf))
+    neighbour = np.nextafter(r, towards).astype(F64)
+    neighbour = np.where(np.isinf(neighbour), np.copysign(2.0**128, s), neighbour)
+    midpoint = (s != r64) & ((s - r64) == (neighbour - s))
+    if not midpoint.any():
+        return r
+    if op == "div":
+        side = np.sign(a64 - s * b64) * np.sign(b64)
+    else:
+        virtual_b = s - a64
+        side = np.sign((a64 - (s - virtual_b)) + (b64 - virtual_b))
+    # side > 0: the exact result is above s: the neighbour of s on that side
+    up, down = np.float32(np.inf), np.float32(-np.inf)
+    above = np.where(r64 > s, r, np.nextafter(r, up))
+    below = np.where(r64 < s, r, np.nextafter(r, down))
+    fixed = np.where(side > 0, above, np.where(side < 0, below, r))
+    return np.where(midpoint, fixed, r)

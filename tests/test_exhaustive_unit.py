@@ -460,3 +460,31 @@ def test_cli_exhaustive_shard_summary_and_table(tmp_path, capsys):
     assert "| exp:Float32 | 65,536 |" in markdown.read_text()
     assert json.loads(js.read_text())["plans"][0]["inputs"] == 65536
     assert cli_main(["exhaustive", "--op", "nosuch", "--state", str(state)]) == 2
+
+
+@pytest.mark.parametrize("op", ["floor", "ceil", "round"])
+def test_to_integral_around_every_binade_that_changes_the_rule(op):
+    """All patterns near 0.5, 1, 2**22, 2**23 and 2**24 (both signs), against the scalar rule."""
+    starts = [to_bits(v) - 1024 for v in (0.5, 1.0, 1.5, 2.0**22, 2.0**23, 2.0**24)]
+    starts += [s | 0x80000000 for s in starts]
+    bits = np.concatenate([np.arange(s, s + 2048, dtype=np.uint32) for s in starts])
+    x = bits.view(np.float32)
+    _assert_same(op, x, V.certified(op, x), _scalar_reference(op, x))
+
+
+@pytest.mark.parametrize("op", ["add", "sub", "mul", "div"])
+def test_certified_binary_matches_the_exact_rules(op):
+    from conformance.corpus import level_operands
+
+    a, b = level_operands(1, 2)
+    rng = np.random.default_rng(21)
+    pick = rng.choice(a.size, 5000, replace=False)
+    extra = rng.integers(0, 2**32, (2, 3000), dtype=np.uint64).astype(np.uint32).view(np.float32)
+    a = np.concatenate([a[pick], extra[0], np.float32([1.0, 2.0**-126, 3.0])])
+    b = np.concatenate([b[pick], extra[1], np.float32([2.0**-24, -(2.0**-150), 7.0])])
+    got = V.certified_binary(op, a, b)
+    with np.errstate(invalid="ignore"):
+        pairs = zip(a.astype(np.float64).tolist(), b.astype(np.float64).tolist())
+    want = np.array([getattr(exact, op)(x, y) for x, y in pairs], np.float32)
+    _assert_same(op, a, got, want)
+    assert X.count_mismatches(want, got) == (0, 0)
