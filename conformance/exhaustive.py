@@ -59,6 +59,7 @@ __all__ = [
     "plan_ids",
     "run_shard",
     "runner",
+    "sampled_shards",
     "shard_of",
     "shard_range",
     "summarise",
@@ -115,6 +116,17 @@ def shard_of(pattern: int, count: int) -> int:
     while shard_range(index, count)[0] > pattern:
         index -= 1
     return index
+
+
+def sampled_shards(count: int, every: int = 1) -> list[int]:
+    """Shard indices ``every // 2, every // 2 + every, ...`` (all of them for 1).
+
+    With many small shards this is a stratified sample of ``1/every`` of the
+    inputs spread evenly over all exponents and both signs.
+    """
+    if every < 1:
+        raise ValueError(f"sample every {every}: need >= 1")
+    return list(range(every // 2 if every > 1 else 0, count, every))
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -721,6 +733,9 @@ def add_arguments(parser) -> None:
     )
     parser.add_argument("--shard", help="run only shard I/N (default: every shard)")
     parser.add_argument("--shards", type=int, default=DEFAULT_SHARDS, help="shard count N")
+    parser.add_argument(
+        "--sample", type=int, default=1, help="K: only every K-th shard (a 1/K stratified sample)"
+    )
     parser.add_argument("--ulp-budget", type=int, default=0, help="ULP budget, rounded ops")
     parser.add_argument("--state", default=str(DEFAULT_STATE), help="state file (resumption)")
     parser.add_argument("--fresh", action="store_true", help="ignore recorded shards")
@@ -782,7 +797,7 @@ def main(arguments) -> int:
     if arguments.table:
         return _tables(arguments, plans)
     count = selected[1] if selected else arguments.shards
-    indices = [selected[0]] if selected else list(range(count))
+    indices = [selected[0]] if selected else sampled_shards(count, arguments.sample)
     if arguments.jobs > 1:
         status = _pytest(arguments, plans, count, also)
         if status not in (0, 1):
@@ -855,6 +870,7 @@ def _pytest(arguments, plans: list[str], count: int, also: list[str]) -> int:
         PLANCHECK_EXHAUSTIVE_ULP_BUDGET=str(arguments.ulp_budget),
         PLANCHECK_EXHAUSTIVE_ALSO=",".join(also),
         PLANCHECK_EXHAUSTIVE_FRESH="1" if arguments.fresh else "",
+        PLANCHECK_EXHAUSTIVE_SAMPLE=str(arguments.sample),
     )
     command = [
         sys.executable,

@@ -488,3 +488,10 @@ def test_certified_binary_matches_the_exact_rules(op):
     want = np.array([getattr(exact, op)(x, y) for x, y in pairs], np.float32)
     _assert_same(op, a, got, want)
     assert X.count_mismatches(want, got) == (0, 0)
+
+
+def test_sampled_shards_are_evenly_spread():
+    assert X.sampled_shards(8) == list(range(8))
+    assert X.sampled_shards(4096, 64) == list(range(32, 4096, 64))
+    starts = [X.shard_range(i, 4096)[0] for i in X.sampled_shards(4096, 64)]
+    assert len(starts) == 64 and all(b - a == 64 << 20 for a, b in zip(starts, starts[1:]))
