@@ -112,14 +112,14 @@ def weak_to_float32(value: Any) -> np.float32:
     if isinstance(value, np.float32):
         return value  # already binary32 (immutable; bits kept)
     if isinstance(value, (float, np.float16, np.float64)):
-        return np.float64(value).astype(F32)
+        return _cast64(value)
     if isinstance(value, numbers.Integral):
         return round_rational(int(value), 1)
     if isinstance(value, (Fraction, numbers.Rational)):
         return round_rational(int(value.numerator), int(value.denominator))
     if isinstance(value, np.floating):  # longdouble and friends
         if not np.isfinite(value):
-            return np.float64(value).astype(F32)
+            return _cast64(value)
         if value == 0:
             return np.float32(-0.0 if np.signbit(value) else 0.0)
         n, d = value.as_integer_ratio()
@@ -128,10 +128,16 @@ def weak_to_float32(value: Any) -> np.float32:
     if ratio is not None:
         as_float = float(value)
         if not math.isfinite(as_float) or as_float == 0.0:
-            return np.float64(as_float).astype(F32)
+            return _cast64(as_float)
         n, d = ratio()
         return round_rational(int(n), int(d))
-    return np.float64(float(value)).astype(F32)
+    return _cast64(float(value))
+
+
+def _cast64(value: Any) -> np.float32:
+    """The float64 -> float32 cast: one IEEE rounding (overflow to +-inf, silently)."""
+    with np.errstate(all="ignore"):
+        return np.float64(value).astype(F32)
 
 
 def weak_to_int(value: Any) -> int:
