@@ -447,8 +447,15 @@ def scatter(
 ) -> np.ndarray:
     b, i, u, axis = _scatter_operands(plan, base, indices, updates, axis)
     flat = i.reshape(-1)
-    if np.unique(flat).size != flat.size:
-        raise ValueError(f"{plan.operation}: indices must be distinct, got repeats in {flat}")
+    values, counts = np.unique(flat, return_counts=True)
+    if values.size != flat.size:
+        repeated = int(values[counts > 1][0])
+        positions = [int(p) for p in np.flatnonzero(flat == repeated)[:2]]
+        raise ValueError(
+            f"{plan.operation}: index {repeated} occurs at flat indices positions "
+            f"{positions[0]} and {positions[1]}; scatter indices must be distinct "
+            f"(use scatter_add to combine)"
+        )
     out = new_array(backend, b.shape, F32)
     out[...] = b
     np.moveaxis(out, axis, 0)[flat] = _flat_updates(b, i, u, axis)
