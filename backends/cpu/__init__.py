@@ -18,8 +18,9 @@ Native values
   scalars) of the plan's output dtype.
 
 Every kernel is ``kernel(backend, plan, *forward_args)``, reads the plan and
-never re-decides a dtype; every planning, shape, axis and index error is
-raised before ``allocated()`` is called.  The kernels live in one module per
+never re-decides a dtype; every planning, shape, axis, parameter, index and
+Int32 overflow error is raised before ``allocated()`` is called (once per
+result; temporaries are not counted).  The kernels live in one module per
 family: :mod:`~backends.cpu.elementwise`, :mod:`~backends.cpu.transcendental`,
 :mod:`~backends.cpu.reductions`, :mod:`~backends.cpu.structured`.
 """

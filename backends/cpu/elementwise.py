@@ -19,10 +19,13 @@ intermediates) for ``+ - * /``, ``sqrt``, ``fmod`` (exact), ``floor``,
 * ``leaky_relu``: x if x >= 0 else round(0.01f * x), slope bits 0x3C23D70A;
 * predicates and ``logical_not`` (``x == 0``) give bool arrays.
 
-Int32 ``INT32_EXACT_CHECKED`` kernels never wrap: the operands' extremes
-bound every exact result; when that bound fits Int32 the int32 ufunc is
-exact, otherwise the result is computed exactly in int64 and checked before
-anything is allocated (OverflowError).
+Int32 ``INT32_EXACT_CHECKED`` kernels never wrap.  They run a chunk of
+:data:`INT_CHUNK` elements at a time: where the chunk's operand extremes
+bound every exact result inside Int32 the int32 ufunc is exact; any other
+chunk is computed exactly in int64 and range-checked (OverflowError).  The
+int32 buffer is handed out -- and counted by ``backend.allocated()`` -- only
+after every chunk has passed, so an overflow leaves the count unchanged.
+Int32 ``pow`` by a weak exponent never forms a huge power (:func:`int_pow`).
 """
 
 from __future__ import annotations
