@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 
 import backends
+from conformance.calls import Call
 from conformance.runner import agree, run_call
 from conformance.strategies import boundary_examples, calls
 from oracle import resolvable_plans
@@ -41,3 +42,34 @@ def test_generated_calls_conform_on_both_backends(plan):
         _judge(call)
 
     check()
+
+
+def _call(operation, *args):
+    from oracle import Tensor, resolve_operation_plan
+    from oracle.planner import get_operation
+
+    operands = get_operation(operation).policy_operands(args)
+    plan = resolve_operation_plan(
+        operation, *(a.dtype if isinstance(a, Tensor) else a for a in operands)
+    )
+    return Call(operation, args, None, plan)
+
+
+def _f32(shape, values):
+    from oracle import DType, Tensor
+
+    return Tensor(DType.Float32, shape, values)
+
+
+# Disagreements found while building the backends, kept as regressions.
+REGRESSIONS = [
+    _call("reduce_sum", _f32((2,), (1.0, 2.0)), [0]),  # a list is not an axis
+    _call("conv_general", _f32((1, 1, 3), (1.0, 2.0, 3.0)), _f32((1, 1, 0), ())),  # empty window
+    _call("minimum", _f32((2,), (0.5, -0.0)), _f32((2,), (0.0, 0.25))),  # one zero operand
+    _call("clamp", _f32((1,), (-0.0,)), _f32((1,), (0.0,)), _f32((1,), (0.25,))),
+]
+
+
+@pytest.mark.parametrize("call", REGRESSIONS, ids=lambda call: call.operation)
+def test_regressions_conform_on_both_backends(call):
+    _judge(call)

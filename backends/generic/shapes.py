@@ -55,7 +55,9 @@ def normalize_axes(operation: str, axis: Any, ndim: int) -> tuple[int, ...]:
     """None (every axis), an int or a tuple of ints, as sorted axes; duplicates are errors."""
     if axis is None:
         return tuple(range(ndim))
-    names = axis if isinstance(axis, (tuple, list)) else (axis,)
+    if isinstance(axis, list):
+        raise TypeError(f"{operation}: axis must be None, an int or a tuple of ints, got {axis!r}")
+    names = axis if isinstance(axis, tuple) else (axis,)
     axes = [normalize_axis(operation, a, ndim) for a in names]
     if len(set(axes)) != len(axes):
         raise ValueError(f"{operation}: axis {axis!r} names an axis more than once")

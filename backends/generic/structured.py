@@ -103,6 +103,10 @@ def _conv_geometry(lhs_shape, rhs_shape, strides_, padding, lhs_dilation, rhs_di
             f"conv_general: rhs shape {rhs_shape} needs in_channels // groups = "
             f"{in_channels // groups} at dimension 1 (lhs shape {lhs_shape})"
         )
+    if any(extent < 1 for extent in rhs_shape[2:]):
+        raise ValueError(
+            f"conv_general: every window extent must be at least 1, got rhs shape {rhs_shape}"
+        )
     out_spatial = []
     for d in range(count):
         padded = padding[d][0] + _dilated(lhs_shape[2 + d], lhs_dilation[d]) + padding[d][1]
