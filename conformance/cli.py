@@ -10,6 +10,18 @@
     :mod:`conformance.literals`), print the plan, the result with its bit
     patterns and the oracle's verdict.  Exit status 0 when the result
     conforms, 1 when it does not, 2 for a usage error.
+``plancheck run --backend X [--op NAME ...] [--profile P] [--report out.json|out.md]
+[--workers N]``
+    run the conformance suite (:mod:`conformance.suite`) through pytest and
+    pytest-xdist, print the conformance table per operation.  Exit status 0
+    when everything run conforms, 1 on any non-conformance (a failure, a
+    timeout, a crash, an incomplete coverage matrix), 2 for a usage error
+    (unknown operation or backend, bad option), 3 when only the oracle itself
+    failed (never the backend's fault).
+``plancheck repro '<json>' [--backend X]``
+    re-run exactly one call (the JSON of a failure report) and print its full
+    report; 0 when it conforms, 1 when it does not, 2 for a usage error, 3
+    for an oracle error.
 """
 
 from __future__ import annotations
@@ -68,6 +80,235 @@ def _call(arguments: argparse.Namespace) -> int:
     return 0 if verdict.ok else 1
 
 
+# ---------------------------------------------------------------------------
+# plancheck run / plancheck repro
+# ---------------------------------------------------------------------------
+
+#: exit statuses of ``run`` and ``repro``
+CONFORMS, NOT_CONFORMING, USAGE_ERROR, ORACLE_ERROR = 0, 1, 2, 3
+
+
+def _usage(command: str, message: str) -> int:
+    print(f"plancheck {command}: {message}", file=sys.stderr)
+    return USAGE_ERROR
+
+
+def _workers(text: str) -> str:
+    if text == "auto":
+        return text
+    try:
+        count = int(text)
+    except ValueError:
+        count = -1
+    if count < 0:
+        raise argparse.ArgumentTypeError(f"expected 'auto' or a count >= 0, got {text!r}")
+    return str(count)
+
+
+class _RunObserver:
+    """Collects the plugin's verdict at the end of a ``plancheck run`` session."""
+
+    result: str | None = None
+
+    def pytest_unconfigure(self, config: Any) -> None:
+        from .plugin import state_of
+
+        state = state_of(config)
+        self.result = state.result if state is not None else None
+
+
+def _check_run_options(arguments: argparse.Namespace) -> str | None:
+    """The first usage error of a ``plancheck run`` command line, or None."""
+    import pytest
+
+    import backends
+
+    from .plugin import _parse_budgets, load_deviations
+
+    operations = {p.operation for p in resolvable_plans()}
+    unknown = [op for op in arguments.op if op not in operations]
+    if unknown:
+        return f"unknown operation(s): {', '.join(unknown)} (see `plancheck plans`)"
+    for name in arguments.backend:
+        try:
+            backends.get(name)
+        except Exception as error:
+            return f"cannot load backend {name!r}: {type(error).__name__}: {error}"
+    if arguments.timeout is not None and not arguments.timeout >= 0:
+        return f"--timeout: expected seconds >= 0, got {arguments.timeout}"
+    if arguments.report and not arguments.report.lower().endswith((".json", ".md")):
+        return f"--report: expected a .json or .md path, got {arguments.report!r}"
+    try:
+        _parse_budgets(arguments.ulp_budget)
+        if arguments.xfail:
+            load_deviations(arguments.xfail)
+    except pytest.UsageError as error:
+        return str(error)
+    return None
+
+
+def _pytest_arguments(arguments: argparse.Namespace, ini: str) -> list[str]:
+    import importlib.util
+    import os
+
+    spec = importlib.util.find_spec("conformance.suite")  # not imported here: pytest
+    assert spec is not None and spec.origin is not None  # rewrites its asserts
+    package_parent = os.path.dirname(os.path.dirname(spec.origin))
+    args = [
+        spec.origin,
+        "-c",
+        ini,
+        "--rootdir",  # node ids read conformance/suite.py::...
+        package_parent,
+        "-o",
+        f"cache_dir={os.path.join(os.getcwd(), '.pytest_cache')}",
+        "-q",
+        "--no-header",
+        "-o",
+        "console_output_style=count",
+        "--plancheck-profile",
+        arguments.profile,
+    ]
+    for name in arguments.backend:
+        args += ["--plancheck-backend", name]
+    for operation in arguments.op:
+        args += ["--plancheck-op", operation]
+    for budget in arguments.ulp_budget:
+        args += ["--plancheck-ulp-budget", budget]
+    if arguments.timeout is not None:
+        args += ["--plancheck-timeout", str(arguments.timeout)]
+    if arguments.xfail:
+        args += ["--plancheck-xfail", arguments.xfail]
+    if arguments.report:
+        args += ["--plancheck-report", arguments.report]
+    if os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD"):
+        args += ["-p", "conformance.plugin"]
+        if arguments.workers != "0":
+            args += ["-p", "xdist.plugin"]
+    if arguments.workers != "0":
+        args += ["-n", arguments.workers]
+    return args + list(arguments.pytest_args)
+
+
+def _run(arguments: argparse.Namespace) -> int:
+    import os
+    import tempfile
+
+    import pytest
+
+    if arguments.pytest_args[:1] == ["--"]:
+        arguments.pytest_args = arguments.pytest_args[1:]
+    problem = _check_run_options(arguments)
+    if problem is not None:
+        return _usage("run", problem)
+    with tempfile.TemporaryDirectory(prefix="plancheck-run-") as directory:
+        ini = os.path.join(directory, "pytest.ini")
+        with open(ini, "w", encoding="utf-8") as handle:
+            handle.write("[pytest]\n")  # isolate the run from the project's own pytest options
+        observer = _RunObserver()
+        status = int(pytest.main(_pytest_arguments(arguments, ini), plugins=[observer]))
+    if status == pytest.ExitCode.OK:
+        return CONFORMS
+    if status in (pytest.ExitCode.USAGE_ERROR, pytest.ExitCode.NO_TESTS_COLLECTED):
+        return USAGE_ERROR
+    if observer.result == "oracle errors":
+        return ORACLE_ERROR
+    return NOT_CONFORMING
+
+
+def _repro(arguments: argparse.Namespace) -> int:
+    import backends
+
+    from .report import call_from_json, format_outcome
+    from .runner import OracleError, run_call
+
+    text = arguments.call
+    try:
+        if text == "-":
+            text = sys.stdin.read()
+        elif text.startswith("@"):
+            with open(text[1:], encoding="utf-8") as handle:
+                text = handle.read()
+        call = call_from_json(text)
+    except (OSError, ValueError) as error:
+        return _usage("repro", str(error))
+    try:
+        backend = backends.get(arguments.backend)
+    except Exception as error:
+        return _usage("repro", f"cannot load backend {arguments.backend!r}: {error}")
+    try:
+        outcome = run_call(backend, call, arguments.ulp_budget, timeout=arguments.timeout or None)
+    except OracleError as error:
+        print(f"ORACLE ERROR (not the backend's fault): {error}\npython: {call.repro()}")
+        return ORACLE_ERROR
+    print(format_outcome(outcome, arguments.backend))
+    return CONFORMS if outcome.ok else NOT_CONFORMING
+
+
+def _add_run_parsers(commands: Any) -> None:
+    run = commands.add_parser(
+        "run",
+        help="run the conformance suite on a backend (through pytest and xdist)",
+        description="Example: plancheck run --backend cpu --op add --op exp --report out.md",
+    )
+    run.add_argument(
+        "--backend",
+        action="append",
+        required=True,
+        help="generic, cpu or package.module:attribute (repeatable)",
+    )
+    run.add_argument(
+        "--op",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="only these operations (repeatable)",
+    )
+    run.add_argument(
+        "--profile",
+        choices=("ci", "dev", "thorough"),
+        default="ci",
+        help="ci: derandomized, fast (default); dev: random + local database; "
+        "thorough: many examples, corpus level 2",
+    )
+    run.add_argument("--report", metavar="PATH", help="write the report (.json or .md)")
+    run.add_argument(
+        "--workers",
+        type=_workers,
+        default="auto",
+        help="pytest-xdist workers: 'auto' (default), N, or 0 for none",
+    )
+    run.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="per-call timeout (default 10; 0: none)",
+    )
+    run.add_argument(
+        "--ulp-budget",
+        action="append",
+        default=[],
+        metavar="OP=N",
+        help="ULP budget for a correctly rounded operation (repeatable)",
+    )
+    run.add_argument("--xfail", metavar="FILE", help="known deviations file")
+    run.add_argument(
+        "pytest_args", nargs=argparse.REMAINDER, help="after --: more pytest arguments"
+    )
+    run.set_defaults(handler=_run)
+    repro = commands.add_parser(
+        "repro",
+        help="re-run exactly one call from a failure report and print its full report",
+        description='Example: plancheck repro --backend cpu \'{"v":1,"op":"neg",...}\'',
+    )
+    repro.add_argument("call", help="the call's JSON (from a report), '-' for stdin, @FILE")
+    repro.add_argument("--backend", default="generic", help="generic, cpu or module:attribute")
+    repro.add_argument("--ulp-budget", type=int, default=0, help="ULP budget for rounded ops")
+    repro.add_argument("--timeout", type=float, default=10.0, help="seconds (0: none)")
+    repro.set_defaults(handler=_repro)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="plancheck", description="plancheck: operation dtype policy oracle and conformance"
@@ -93,6 +334,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _exhaustive_module().add_arguments(exhaustive)
     exhaustive.set_defaults(handler=lambda arguments: _exhaustive_module().main(arguments))
+    _add_run_parsers(commands)
     return parser
 
 

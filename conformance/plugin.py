@@ -298,40 +298,47 @@ def _group_members(error: BaseException) -> list[BaseException]:
 
 
 def run_check(checker: Any, check: Any) -> None:
-    """Run one check function for a test item and turn its outcome into pytest's."""
+    """Run one check function for a test item and turn its outcome into pytest's.
+
+    The failure is raised outside the ``except`` blocks, so pytest shows the
+    report alone (no chained traceback).
+    """
     from .runner import OracleError
     from .suite import HungCall, NonConformance, OracleFailed
 
+    text = None
     try:
         check(checker)
     except NonConformance as failure:
-        checker.status = "failed"
-        _fail(checker, str(failure))
+        checker.status, text = "failed", str(failure)
     except HungCall as hung:
-        checker.status = "timeout"
-        _fail(checker, f"TIMEOUT (the run goes on)\n{hung}")
+        checker.status, text = "timeout", f"TIMEOUT (the run goes on)\n{hung}"
     except (OracleError, OracleFailed) as error:
         checker.status = "oracle-error"
         if isinstance(error, OracleError):
             checker.oracle_failure(error)
-        pytest.fail(
+        oracle_text = (
             f"ORACLE ERROR -- plancheck's oracle failed; this is NOT a backend failure, "
-            f"please report it to plancheck:\n{error}",
-            pytrace=False,
+            f"please report it to plancheck:\n{error}"
         )
     except Exception as error:
-        members = _group_members(error)
-        failures = [m for m in members if isinstance(m, NonConformance)]
+        failures = [m for m in _group_members(error) if isinstance(m, NonConformance)]
         if not failures:
             checker.status = "error"
             raise
         checker.status = "failed"
         checker.failed += 1
         checker._keep(failures[0].report)
-        _fail(checker, f"{failures[0]}\n\n(hypothesis: {type(error).__name__}, the failure is "
-                       f"not reproducible on every run)")  # fmt: skip
+        text = (
+            f"{failures[0]}\n\n(hypothesis: {type(error).__name__}, the failure is not "
+            f"reproducible on every run)"
+        )
     else:
         checker.status = "passed"
+    if checker.status == "oracle-error":
+        pytest.fail(oracle_text, pytrace=False)
+    if text is not None:
+        _fail(checker, text)
 
 
 # ---------------------------------------------------------------------------
@@ -386,7 +393,7 @@ class PlancheckState:
             raise pytest.UsageError(f"--plancheck-timeout: expected seconds >= 0, got {timeout}")
         self.timeout = timeout or None
         self.deviations = load_deviations(option.plancheck_xfail) if option.plancheck_xfail else []
-        all_plans = resolvable_plans()
+        all_plans = self.all_plans = resolvable_plans()
         if self.ops:
             known = {p.operation for p in all_plans}
             unknown = [op for op in self.ops if op not in known]
@@ -455,11 +462,13 @@ class PlancheckState:
     def cases(self, kind: str) -> list[Case]:
         from .suite import applies
 
+        # backend-major: a plan's corpus reference, cached on disk by the first
+        # backend's item, is usually ready when the next backend's item starts
         return [
             Case(label, plan, kind)
+            for label in self.labels
             for plan in self.plans
             if applies(kind, plan)
-            for label in self.labels
         ]
 
     def deviation_for(self, label: str, plan: Any) -> Deviation | None:
@@ -480,8 +489,18 @@ class PlancheckState:
             inflight=self._inflight if self._inflight_fd is not None else None,
         )
         checker.deviation = self.deviation_for(case.label, case.plan)
+        checker.cache_dir = self._cache_dir()
         node.stash[_CHECKER] = checker
         return checker
+
+    def _cache_dir(self) -> str | None:
+        cache = getattr(self.config, "cache", None)
+        if cache is None:
+            return None
+        try:
+            return str(cache.mkdir("plancheck-corpus"))
+        except OSError:
+            return None
 
     def _inflight(self, test: str, call: Any) -> None:
         from .report import encode_call
@@ -535,6 +554,15 @@ class PlancheckState:
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node: Any, ids: Any) -> None:
         self._collected_ids(ids)
+
+    def pytest_collection_modifyitems(self, config: Any, items: list[Any]) -> None:
+        from .suite import EMPTY
+
+        empty = [i for i in items if getattr(i, "callspec", None) is not None
+                 and i.callspec.params.get("plancheck_case") is EMPTY]  # fmt: skip
+        if empty:
+            config.hook.pytest_deselected(items=empty)
+            items[:] = [i for i in items if i not in empty]
 
     def pytest_collection_finish(self, session: Any) -> None:
         if not self.is_worker and not hasattr(self.config, "workerinput"):
@@ -637,11 +665,9 @@ class PlancheckState:
         self._write()
 
     def _coverage(self) -> None:
-        from oracle import resolvable_plans
-
         from .coverage import CoverageMatrix
 
-        order = {p: i for i, p in enumerate(resolvable_plans())}
+        order = {p: i for i, p in enumerate(self.all_plans)}
         for label in self.labels:
             required = sorted(
                 {c.plan for c in self.collected.values()

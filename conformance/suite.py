@@ -40,7 +40,7 @@ many examples and corpus level 2.
 from __future__ import annotations
 
 import functools
-import math
+import os
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping
@@ -195,6 +195,7 @@ class Checker:
     inflight: Any = None
     deviation: Any = None  #: the known deviation (plugin.Deviation) covering this check
     xfail: str | None = None  #: set when a failure was turned into an expected failure
+    cache_dir: str | None = None  #: where corpus references may be cached on disk
     #: statistics
     examples: int = 0
     passed: int = 0
@@ -232,22 +233,26 @@ class Checker:
         self.hits.update(c.name for c in classes)
 
     def _seen_ulp(self, outcome: Outcome) -> int:
+        """The largest ULP distance from the reference in *outcome* (exact and correctly
+        rounded results; a FLOATING accumulation is judged by its interval only)."""
         if not outcome.ok:
             return max((m.ulp for m in outcome.verdict.mismatches if m.ulp is not None), default=0)
         actual, expectation = outcome.actual, outcome.expectation
-        if actual is None or actual.dtype is not DType.Float32:
-            return 0
-        worst = 0
-        if expectation.bounds is not None:
-            for interval, value in zip(expectation.bounds, actual.values):
-                if interval.exact is not None and math.isfinite(value):
-                    distance = binary32.ulp_distance(binary32.round_fraction(interval.exact), value)
-                    worst = max(worst, distance or 0)
-        elif self.ulp_budget and expectation.conformance is Conformance.CORRECTLY_ROUNDED:
-            assert expectation.result is not None
-            for e, a in zip(expectation.result.values, actual.values):
-                worst = max(worst, binary32.ulp_distance(e, a) or 0)
-        return worst
+        if (
+            actual is None
+            or actual.dtype is not DType.Float32
+            or not self.ulp_budget
+            or expectation.conformance is not Conformance.CORRECTLY_ROUNDED
+            or expectation.result is None
+        ):
+            return 0  # a conforming exact or budget-free result is at distance 0
+        return max(
+            (
+                binary32.ulp_distance(e, a) or 0
+                for e, a in zip(expectation.result.values, actual.values)
+            ),
+            default=0,
+        )
 
     def judge(self, call: Call) -> Outcome:
         """Run and count *call*; :class:`NonConformance` when it fails,
@@ -309,6 +314,8 @@ class Checker:
 
 #: the boundary check lists this many failing calls in full
 _SHOWN_FAILURES = 3
+#: the corpus check lists this many failing cases after the full report of the first
+_SHOWN_CORPUS_CASES = 8
 
 
 def check_boundary(checker: Checker) -> None:
@@ -384,22 +391,147 @@ def check_invalid(checker: Checker) -> None:
 # -- the corpus -------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=4)
-def _corpus_reference(plan: OperationPlan, level: int) -> tuple[np.ndarray, np.ndarray | None]:
-    """The oracle's results on the corpus (and its exact-point mask), cached."""
+#: corpus levels whose oracle results are kept in the on-disk cache (level 2 is ~30 MB a plan)
+CACHED_LEVELS = (1,)
+
+
+@functools.cache
+def _oracle_digest() -> str:
+    """A hash of everything the corpus reference depends on (sources and library versions)."""
+    import hashlib
+    from pathlib import Path
+
+    import gmpy2
+    import mpmath
+
+    import oracle
+
+    digest = hashlib.sha256()
+    root = Path(oracle.__file__).parent
+    for path in sorted([*root.rglob("*.py"), Path(corpus_module.__file__)]):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    for version in (np.__version__, gmpy2.version(), mpmath.__version__):
+        digest.update(str(version).encode())
+    return digest.hexdigest()[:20]
+
+
+def _cache_file(cache_dir: Any, plan: OperationPlan, level: int) -> Any:
+    import hashlib
+    from pathlib import Path
+
+    name = hashlib.sha256(f"{plan.describe()} level {level}".encode()).hexdigest()[:16]
+    return Path(cache_dir) / f"{_oracle_digest()}-{name}.npz"
+
+
+#: corpus cases per backend call
+CORPUS_CHUNK = 4096
+
+
+def _float32_tensor(array: np.ndarray) -> Tensor:
+    """A 1-D Float32 Tensor of a float32 array, without per-element validation.
+
+    Every element of a float32 array is a binary32 value, and ``tolist()``
+    widens each exactly, so the checks of ``Tensor()`` cannot fail here; they
+    would cost more than the backend call itself on the corpus.
+    """
+    tensor = object.__new__(Tensor)
+    object.__setattr__(tensor, "dtype", DType.Float32)
+    object.__setattr__(tensor, "shape", (len(array),))
+    object.__setattr__(tensor, "values", tuple(array.tolist()))
+    return tensor
+
+
+def _to_array(tensor: Tensor) -> np.ndarray:
+    """A Float32 or Bool tensor's values as a flat numpy array, bit for bit.
+
+    The float64 -> float32 cast is exact for binary32 values and keeps NaN
+    signs and payloads (a Tensor holds binary32 NaNs widened exactly).
+    """
+    if tensor.dtype is DType.Float32:
+        return np.asarray(tensor.values, dtype=np.float64).astype(np.float32)
+    if tensor.dtype is DType.Bool:
+        return np.asarray(tensor.values, dtype=np.bool_)
+    return tensor.to_numpy().reshape(-1)
+
+
+def _corpus_calls(plan: OperationPlan, level: int) -> Any:
+    """The corpus of *plan* as calls on 1-D tensors of :data:`CORPUS_CHUNK` cases
+    (:func:`conformance.corpus.corpus_calls`, built without re-validating values)."""
+    from .calls import forward_arguments
+
+    operands = corpus_module.level_operands(level, len(plan.operands))
+    total = len(operands[0])
+    for start in range(0, total, CORPUS_CHUNK):
+        tensors = [_float32_tensor(o[start : start + CORPUS_CHUNK]) for o in operands]
+        yield Call(
+            plan.operation,
+            forward_arguments(plan.operation, tensors),
+            None,
+            plan,
+            note=f"corpus level {level} cases {start}..{start + tensors[0].size - 1}",
+        )
+
+
+@functools.lru_cache(maxsize=2)
+def _cached_chunks(plan: OperationPlan, level: int) -> tuple[Call, ...]:
+    return tuple(_corpus_calls(plan, level))
+
+
+def _chunks(plan: OperationPlan, level: int) -> Any:
+    """The corpus as calls (kept in memory for level 1 only)."""
+    if level in CACHED_LEVELS:
+        return _cached_chunks(plan, level)
+    return _corpus_calls(plan, level)
+
+
+def _compute_reference(plan: OperationPlan, level: int) -> tuple[np.ndarray, np.ndarray | None]:
     values, exact = [], []
-    for call in corpus_module.corpus_calls(plan, level):
+    for call in _chunks(plan, level):
         try:
             expectation = expectation_of(call)
         except Exception as error:
             raise OracleError(call, error) from error
         if expectation.result is None:
             raise OracleError(call, ValueError(f"no result expected: {expectation}"))
-        values.append(expectation.result.to_numpy())
+        values.append(_to_array(expectation.result))
         if expectation.exact_points is not None:
             exact.append(np.array(expectation.exact_points, dtype=bool))
     expected = np.concatenate(values)
     return expected, (np.concatenate(exact) if exact else None)
+
+
+@functools.lru_cache(maxsize=4)
+def _corpus_reference(
+    plan: OperationPlan, level: int, cache_dir: str | None = None
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """The oracle's results on the corpus (and its exact-point mask).
+
+    Cached in memory and, for :data:`CACHED_LEVELS` when *cache_dir* is given
+    (the plugin passes pytest's cache directory), on disk under a key that
+    hashes the oracle's sources and library versions.
+    """
+    path = _cache_file(cache_dir, plan, level) if cache_dir and level in CACHED_LEVELS else None
+    if path is not None and path.exists():
+        try:
+            with np.load(path) as data:
+                expected = data["expected"]
+                exact = data["exact"] if "exact" in data.files else None
+            if expected.size == corpus_module.case_count(level, len(plan.operands)):
+                return expected, exact
+        except (OSError, ValueError, KeyError):
+            pass  # a damaged entry: recompute it
+    expected, exact = _compute_reference(plan, level)
+    if path is not None:
+        arrays = {"expected": expected} if exact is None else {"expected": expected, "exact": exact}
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp.npz")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            np.savez(tmp, **arrays)
+            os.replace(tmp, path)
+        except OSError:
+            pass  # the cache is an optimisation only
+    return expected, exact
 
 
 def _single_case(plan: OperationPlan, bits: tuple[int, ...], note: str) -> Call:
@@ -420,10 +552,10 @@ def _first_failing_element(checker: Checker, chunk: Call, limit: int = 512) -> N
 def check_corpus_plan(checker: Checker) -> None:
     """The deterministic corpus of a Float32 elementwise plan, checked vectorised."""
     plan, level = checker.plan, checker.profile.corpus_level
-    expected, exact = _corpus_reference(plan, level)
+    expected, exact = _corpus_reference(plan, level, checker.cache_dir)
     pieces = []
     backend = checker.backend
-    for chunk in corpus_module.corpus_calls(plan, level):
+    for chunk in _chunks(plan, level):
         if checker.inflight is not None:
             checker.inflight(checker.test, chunk)
 
@@ -435,7 +567,7 @@ def check_corpus_plan(checker: Checker) -> None:
             actual = call_with_timeout(execute, checker.timeout)
             if not isinstance(actual, Tensor) or actual.shape != chunk.args[0].shape:
                 raise TypeError(f"not a result of the chunk's shape: {actual!r}"[:200])
-            pieces.append(actual.to_numpy())
+            pieces.append(_to_array(actual))
         except (Exception, CallTimeout):
             # find one element that fails on its own, for a minimal report
             _first_failing_element(checker, chunk)
@@ -460,13 +592,14 @@ def check_corpus_plan(checker: Checker) -> None:
         return
     if result.mismatches and result.mismatches[0].index < 0:
         reasons = "the backend's corpus results have the wrong dtype or shape"
-        _first_failing_element(checker, next(corpus_module.corpus_calls(plan, level)))
+        _first_failing_element(checker, next(iter(_chunks(plan, level))))
         raise AssertionError(reasons)  # pragma: no cover - the element check raises first
     first = result.mismatches[0]
     call = _single_case(plan, first.operands, f"corpus level {level} case {first.index}")
+    shown = result.mismatches[:_SHOWN_CORPUS_CASES]
     more = (
         f"\n\ncorpus level {level}: {result.failures} of {result.cases} cases do not conform; "
-        f"the first {len(result.mismatches)}:\n" + "\n".join(str(m) for m in result.mismatches)
+        f"the first {len(shown)}:\n" + "\n".join(str(m) for m in shown)
     )
     checker._counting = False
     try:
@@ -493,10 +626,16 @@ CHECKS: dict[str, Callable[[Checker], None]] = {
 }
 
 
+@functools.cache
+def _corpus_plans() -> frozenset[OperationPlan]:
+    return frozenset(corpus_module.corpus_plans())
+
+
+@functools.cache
 def applies(kind: str, plan: OperationPlan) -> bool:
     """Whether check *kind* has anything to run for *plan*."""
     if kind == "corpus":
-        return plan in corpus_module.corpus_plans()
+        return plan in _corpus_plans()
     if kind == "invalid":
         return has_invalid_calls(plan)
     return True
@@ -529,6 +668,10 @@ def _state(config: Any) -> Any:
     return state_of(config)
 
 
+#: the parameter of a suite test with no case in the selection (deselected by the plugin)
+EMPTY = "plancheck: no case"
+
+
 def pytest_generate_tests(metafunc: Any) -> None:
     if "plancheck_case" not in metafunc.fixturenames:
         return
@@ -542,6 +685,9 @@ def pytest_generate_tests(metafunc: Any) -> None:
         )  # fmt: skip
         return
     cases = state.cases(kind)
+    if not cases:  # e.g. no selected plan has invalid calls: the plugin deselects this
+        metafunc.parametrize("plancheck_case", [EMPTY], ids=["none"])
+        return
     metafunc.parametrize("plancheck_case", cases, ids=[case.id for case in cases])
 
 
