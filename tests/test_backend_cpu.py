@@ -548,6 +548,31 @@ def test_transcendental_is_correctly_rounded(cpu, name):
     )
 
 
+@pytest.mark.parametrize("name", ["silu", "gelu"])
+def test_tiny_silu_gelu_need_no_fallback(cpu, name, monkeypatch):
+    """Odd subnormals put x/2 on a binary32 midpoint; the closed form settles them.
+
+    f(x) = x/2 + e with 0 < e, so a midpoint x/2 rounds away from it towards
+    +inf.  The fallback (about 1 ms an input) must not be reached, and the
+    results must agree with MPFR.
+    """
+    smallest = np.arange(1, 4097, dtype=np.uint32)
+    near_normal = np.arange(0x007FF000, 0x00801000, dtype=np.uint32)
+    magnitudes = np.concatenate([smallest, near_normal, [0x1A000000, 0x1A7FFFFF]]).astype(np.uint32)
+    x = np.concatenate([magnitudes, magnitudes | np.uint32(0x80000000)]).view(F32)
+
+    def refuse(values):
+        raise AssertionError(f"{name}: {values.size} tiny inputs reached the fallback")
+
+    monkeypatch.setitem(transcendental._FALLBACKS, name, refuse)
+    got = cpu.execute(name, x)
+    expected = _composite_reference(name, x)
+    assert (bits(got) == bits(expected)).all()
+    odd = (magnitudes[: smallest.size] & 1) == 1
+    halves = x[: smallest.size].astype(np.float64) / 2
+    assert (got[: smallest.size][odd].astype(np.float64) > halves[odd]).all()
+
+
 def _composite_reference(name: str, x: np.ndarray) -> np.ndarray:
     """Composite functions: MPFR at 128 bits, rounded to binary64, then to binary32.
 

@@ -122,7 +122,7 @@ def near_rounding_boundary(y: np.ndarray) -> np.ndarray:
     low &= _LOW29
     hard = low <= _WINDOW
     a = np.abs(y)
-    small = a < _MIN_NORMAL32
+    small = (a < _MIN_NORMAL32) & (a != 0)  # an exact zero is never near a midpoint
     if small.any():
         z = a[small] * _SUBNORMAL_SCALE  # exact
         frac = z - np.floor(z)
@@ -372,6 +372,27 @@ _FALLBACKS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
 # ---------------------------------------------------------------------------
 
 
+#: silu and gelu: f(x) = x/2 + e with 0 < e < x**2 <= 2**-150 for 0 < |x| <= 2**-75
+#: (silu(x) - x/2 = (x/2) tanh(x/2), gelu(x) - x/2 = (x/2) erf(x/sqrt 2))
+_HALF_NEAR_ZERO = ("silu", "gelu")
+_TINY = 2.0**-75
+
+
+def _settle_tiny(x: np.ndarray, y: np.ndarray, hard: np.ndarray) -> None:
+    """Replace *y* on the tiny inputs of silu/gelu by a float64 value that rounds right.
+
+    f(x) lies strictly above x/2 (exact in float64) and, since e < 2**-150 is
+    below half the binary32 spacing there, strictly below the next binary32
+    rounding boundary above x/2; so does the float64 successor of x/2, which
+    therefore rounds to the same binary32 value as f(x).  This keeps every odd
+    subnormal (x/2 on a midpoint) out of the slow fallback.
+    """
+    tiny = (x != 0) & (np.abs(x) <= _TINY)
+    if tiny.any():
+        y[tiny] = np.nextafter(0.5 * x[tiny], np.inf)
+        hard &= ~tiny
+
+
 def correctly_rounded(name: str, values: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """Function *name* of the float32 array *values*, correctly rounded (float32)."""
     formula = _FORMULAS[name]
@@ -382,9 +403,12 @@ def correctly_rounded(name: str, values: np.ndarray, out: np.ndarray | None = No
     hard_positions = []
     with np.errstate(all="ignore"):
         for start in range(0, flat.size, CHUNK):
-            y = formula(flat[start : start + CHUNK].astype(F64))
-            result[start : start + CHUNK] = y
+            x = flat[start : start + CHUNK].astype(F64)
+            y = formula(x)
             hard = near_rounding_boundary(y)
+            if name in _HALF_NEAR_ZERO:
+                _settle_tiny(x, y, hard)
+            result[start : start + CHUNK] = y
             if hard.any():
                 hard_positions.append(np.flatnonzero(hard) + start)
     if hard_positions:
