@@ -1,7 +1,8 @@
 """Executors of central operation plans.
 
 ``backends.get(name)`` returns a backend instance: ``"generic"`` (pure Python
-reference), ``"cpu"`` (vectorised numpy), or ``"package.module:attribute"``
+reference), ``"cpu"`` (vectorised numpy), the adapters of outside libraries
+``"numpy-native"``, ``"torch"`` and ``"jax"`` (``backends/adapters/``), or ``"package.module:attribute"``
 for an outside backend (a class is instantiated, a backend instance is
 returned as is, any other callable is called with no arguments).
 """
@@ -19,6 +20,10 @@ __all__ = ["BUILTIN_BACKENDS", "Backend", "get"]
 BUILTIN_BACKENDS: dict[str, str] = {
     "generic": "backends.generic:GenericBackend",
     "cpu": "backends.cpu:CPUBackend",
+    # adapters of outside libraries (optional extras): they measure the library, not us
+    "numpy-native": "backends.adapters.numpy_native:NumpyNativeBackend",
+    "torch": "backends.adapters.torch_cpu:TorchBackend",
+    "jax": "backends.adapters.jax_cpu:JaxBackend",
 }
 
 
