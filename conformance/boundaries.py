@@ -290,6 +290,11 @@ class Boundary(enum.Enum):
         Group.WEAK,
         "a finite weak scalar materialised as Float32 that rounds to +-inf",
     )
+    WEAK_DOUBLE_ROUNDING = (
+        Group.WEAK,
+        "a weak int materialised as Float32 that binary64 would first round onto a "
+        "binary32 midpoint (converting through float64 rounds it twice)",
+    )
     # -- shapes
     SHAPE_SCALAR = (Group.SHAPE, "a 0-d tensor operand")
     SHAPE_EMPTY = (Group.SHAPE, "a tensor operand with no elements")
@@ -750,8 +755,16 @@ WEAK_REPRESENTATIVES: dict[Boundary, tuple[Any, ...]] = {
     ),
     B.WEAK_CONVERSION_TIE: (2**24 + 1, 16777217.0, Fraction(2**25 + 2)),
     B.WEAK_ROUNDS_TO_INF: (2**128, 1e39, -1e39, Fraction(10**39)),
+    # just above the midpoint 2**54 + 2**30 (float64 rounds onto it, then ties go down to
+    # 2**54); just below the midpoint 2**54 + 3 * 2**30 (ties then go up to 2**54 + 2**32)
+    B.WEAK_DOUBLE_ROUNDING: (2**54 + 2**30 + 1, -(2**54 + 3 * 2**30 - 1)),
 }
-_FLOAT32_ONLY_WEAK = {B.WEAK_CONVERSION_TIE, B.WEAK_ROUNDS_TO_INF, B.WEAK_FLOAT_INEXACT}
+_FLOAT32_ONLY_WEAK = {
+    B.WEAK_CONVERSION_TIE,
+    B.WEAK_ROUNDS_TO_INF,
+    B.WEAK_FLOAT_INEXACT,
+    B.WEAK_DOUBLE_ROUNDING,
+}
 _NEUTRAL_WEAK = (1, 1.0, True, 0.5, -1, 2**31, Fraction(1, 2), np.float32(1.0))
 
 
@@ -763,6 +776,17 @@ def _is_midpoint(q: Fraction) -> bool:
         return False
     lo, hi = _neighbours(abs(q))
     return abs(q) * 2 == lo + hi
+
+
+def _double_rounds(value: Any) -> bool:
+    """A weak int whose binary64 rounding is a binary32 midpoint it is not itself on."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        return False
+    v = int(value)
+    if abs(v) >= 2**1024:
+        return False
+    via = Fraction(float(v))
+    return via != v and _is_midpoint(via) and not _is_midpoint(Fraction(v))
 
 
 def weak_classes_of(value: Any, convert_to: Any) -> set[Boundary]:
@@ -804,6 +828,8 @@ def weak_classes_of(value: Any, convert_to: Any) -> set[Boundary]:
                 hits.add(B.WEAK_CONVERSION_TIE)
             if math.isinf(binary32.round_fraction(exact)):
                 hits.add(B.WEAK_ROUNDS_TO_INF)
+            if _double_rounds(value):
+                hits.add(B.WEAK_DOUBLE_ROUNDING)
     return hits
 
 

@@ -88,22 +88,12 @@ class MutantBackend(CPUBackend):
 MUTANTS: dict[str, Mutant] = {}
 
 #: Mutants the ``ci`` profile does not kill yet, with the witness call that
-#: would: gaps of the strategies' boundary examples (``conformance.strategies``),
-#: asserted to survive by ``tests/test_mutants.py`` so the test flips when the
-#: witnesses are added.
-KNOWN_GAPS: dict[str, str] = {
-    "weak_int_via_float64": (
-        "no boundary example converts a weak int above 2**53 that float64 rounds onto a "
-        "binary32 tie; witness: mul(Float32[1.0], 2**54 + 2**30 + 1) must give 2**54 + 2**31 "
-        "(float64 first gives 2**54); not killed by dev or thorough either"
-    ),
-    "conv_fused_multiply_add": (
-        "no conv boundary example where rounding a product changes the sum; witness: "
-        "conv_general(lhs=Float32[1,1,2] [-(1 + 2**-22), 1 + 2**-23], rhs=Float32[1,1,2] "
-        "[1, 1 + 2**-23], (1,), ((0, 0),), (1,), (1,), 1) must give +0 (fused: 2**-46); "
-        "killed by the dev and thorough profiles"
-    ),
-}
+#: would (a gap of the strategies' boundary examples).  Empty: every mutant is
+#: killed, and ``tests/test_mutants.py`` keeps it so.  The last two gaps
+#: (``weak_int_via_float64``, ``conv_fused_multiply_add``) were closed by the
+#: weak class WEAK_DOUBLE_ROUNDING and the rounded-products example of matmul
+#: and conv_general.
+KNOWN_GAPS: dict[str, str] = {}
 
 
 def _register(mutant: Mutant) -> None:

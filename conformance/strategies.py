@@ -171,6 +171,23 @@ def _tensor(dtype: Any, shape: tuple[int, ...]) -> st.SearchStrategy[Tensor]:
 # ---------------------------------------------------------------------------
 
 _TIE_INTEGERS = st.integers(0, 2**23 - 1).map(lambda k: 2**24 + 2 * k + 1)
+
+
+@st.composite
+def _double_rounding_integers(draw: Any) -> int:
+    """n = m 2**(e-24) + d: m odd (a binary32 midpoint at scale 2**e), 0 < |d| below
+    half the binary64 spacing, so float64 rounds n onto the midpoint and binary32
+    rounds that midpoint to even, which differs from rounding n once whenever the
+    direction of d disagrees with ties-to-even."""
+    e = draw(st.integers(54, 127))
+    m = 2**24 + 2 * draw(st.integers(0, 2**23 - 1)) + 1
+    half_binary64 = 2 ** (e - 53)
+    d = draw(st.integers(1, half_binary64 - 1))
+    even_below = (m // 2) % 2 == 0  # ties-to-even goes down: exact must lie above
+    return m * 2 ** (e - 24) + (d if even_below else -d)
+
+
+_DOUBLE_ROUNDING_INTEGERS = _double_rounding_integers()
 #: A strategy per weak class; :func:`weak_scalars` keeps the classes whose
 #: representatives select the plan and filters the values through the planner.
 WEAK_STRATEGIES: dict[Boundary, st.SearchStrategy[Any]] = {
@@ -202,6 +219,9 @@ WEAK_STRATEGIES: dict[Boundary, st.SearchStrategy[Any]] = {
     ),
     B.WEAK_CONVERSION_TIE: st.one_of(
         _TIE_INTEGERS, _TIE_INTEGERS.map(float), _TIE_INTEGERS.map(Fraction)
+    ),
+    B.WEAK_DOUBLE_ROUNDING: st.one_of(
+        _DOUBLE_ROUNDING_INTEGERS, _DOUBLE_ROUNDING_INTEGERS.map(int.__neg__)
     ),
     B.WEAK_ROUNDS_TO_INF: st.one_of(
         st.integers(2**128, 2**300),
@@ -928,11 +948,37 @@ def _group_examples(plan: OperationPlan) -> list[Call]:
         calls_.append(call)
     if plan.operation in boundaries.ELEMENTWISE_EXTREMA:
         calls_ += _elementwise_extremum_examples(plan)
+    if facts.family in (Family.MATMUL, Family.CONV) and all(
+        _operand_dtype(plan, i) is F32 for i in (0, 1)
+    ):
+        calls_.append(_rounded_products_example(plan))
     if facts.family is Family.MATMUL and accumulation is Accumulation.EXACT_INTEGER:
         a = Tensor(I32, (1, 2), (65536, 65536))
         b = Tensor(I32, (2, 1), (65536, -65536))
         calls_.append(_make(plan, [a, b], note="Int32 product terms leave the range"))
     return calls_
+
+
+def _rounded_products_example(plan: OperationPlan) -> Call:
+    """Products whose rounding to binary32 changes the sum (a fused multiply-add differs).
+
+    (1 + 2**-23)**2 = 1 + 2**-22 + 2**-46 rounds to 1 + 2**-22, which cancels
+    -(1 + 2**-22) exactly: the plan gives +0, one rounding per term gives 2**-46.
+    """
+    lhs_values = (-(1 + 2.0**-22), 1 + 2.0**-23)
+    rhs_values = (1.0, 1 + 2.0**-23)
+    if plan_facts(plan).family is Family.MATMUL:
+        lhs, rhs = Tensor(F32, (1, 2), lhs_values), Tensor(F32, (2, 1), rhs_values)
+        return _make(plan, [lhs, rhs], note="products whose rounding changes the sum")
+    lhs, rhs = Tensor(F32, (1, 1, 2), lhs_values), Tensor(F32, (1, 1, 2), rhs_values)
+    parameters = {
+        "window_strides": (1,),
+        "padding": ((0, 0),),
+        "lhs_dilation": (1,),
+        "rhs_dilation": (1,),
+        "feature_group_count": 1,
+    }
+    return _make(plan, [lhs, rhs], parameters, note="products whose rounding changes the sum")
 
 
 def _elementwise_extremum_examples(plan: OperationPlan) -> list[Call]:
