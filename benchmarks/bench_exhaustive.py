@@ -24,9 +24,7 @@ shared, so absolute figures are noisy; the ratios come from the same run.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import platform
 import subprocess
 import sys
 import tempfile
@@ -37,6 +35,8 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+import common  # noqa: E402  (benchmarks/common.py, beside this script)
 
 from conformance import exhaustive as X  # noqa: E402
 from oracle import vectorised as V  # noqa: E402
@@ -151,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=str(RESULTS / "exhaustive"))
     arguments = parser.parse_args(argv)
     windows = _windows(arguments.windows, arguments.width)
-    load = os.getloadavg()
+    load = common.load_average()
     rows = []
     for op in [o for o in arguments.ops.split(",") if o]:
         row = measure(op, windows, arguments.naive)
@@ -172,19 +172,14 @@ def main(argv: list[str] | None = None) -> int:
         )
     document = {
         "command": "python benchmarks/bench_exhaustive.py " + " ".join(argv or sys.argv[1:]),
-        "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.platform()}",
-        "python": platform.python_version(),
-        "numpy": np.__version__,
-        "load_start": [round(v, 2) for v in load],
-        "load_end": [round(v, 2) for v in os.getloadavg()],
+        **common.machine(),
+        "load_start": load,
+        "load_end": common.load_average(),
         "sample": {"windows": arguments.windows, "width": arguments.width},
         "rows": rows,
         "full_sweeps": fulls,
     }
-    out = Path(arguments.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.with_suffix(".json").write_text(json.dumps(document, indent=1) + "\n")
-    out.with_suffix(".md").write_text(_markdown(document))
+    common.write(arguments.out, document, _markdown(document))
     return 0
 
 
@@ -194,9 +189,11 @@ def _markdown(d: dict) -> str:
         "",
         f"`{d['command'].strip()}`",
         "",
-        f"Machine: {d['machine']}, Python {d['python']}, numpy {d['numpy']}; load average "
-        f"{d['load_start']} at start, {d['load_end']} at end (a shared machine: other jobs "
-        "ran concurrently, absolute rates are noisy, ratios are from the same run).",
+        common.machine_sentence(
+            d,
+            "a shared machine: other jobs ran concurrently, absolute rates are noisy, "
+            "ratios are from the same run",
+        ),
         "",
         f"Sample: {d['sample']['windows']} windows of {d['sample']['width']:,} consecutive "
         "Float32 bit patterns spread evenly over all 2**32 (one core, CPU backend). "

@@ -27,9 +27,6 @@ best of ``--repeat`` runs); ratios are from the same run.
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import platform
 import sys
 import time
 from pathlib import Path
@@ -38,6 +35,8 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+import common  # noqa: E402  (benchmarks/common.py, beside this script)
 
 import backends  # noqa: E402
 from conformance import corpus  # noqa: E402
@@ -189,22 +188,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--out", default=str(RESULTS / "oracle"))
     arguments = parser.parse_args(argv)
-    load = os.getloadavg()
+    load = common.load_average()
     document = {
         "command": "python benchmarks/bench_oracle.py " + " ".join(argv or sys.argv[1:]),
-        "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.platform()}",
-        "python": platform.python_version(),
-        "numpy": np.__version__,
-        "load_start": [round(v, 2) for v in load],
+        **common.machine(),
+        "load_start": load,
         "families": families(arguments.elements, arguments.repeat),
         "corpus": corpus_checker(max(1, arguments.repeat // 2)),
         "testfloat_anchor_cases_per_s": TESTFLOAT_RATE,
-        "load_end": [round(v, 2) for v in os.getloadavg()],
+        "load_end": common.load_average(),
     }
-    out = Path(arguments.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.with_suffix(".json").write_text(json.dumps(document, indent=1) + "\n")
-    out.with_suffix(".md").write_text(_markdown(document))
+    common.write(arguments.out, document, _markdown(document))
     return 0
 
 
@@ -214,9 +208,11 @@ def _markdown(d: dict) -> str:
         "",
         f"`{d['command'].strip()}`",
         "",
-        f"Machine: {d['machine']}, Python {d['python']}, numpy {d['numpy']}; load average "
-        f"{d['load_start']} at start, {d['load_end']} at end (shared machine: absolute rates "
-        "are noisy; best of several runs; ratios from the same run, one core).",
+        common.machine_sentence(
+            d,
+            "shared machine: absolute rates are noisy; best of several runs; ratios from "
+            "the same run, one core",
+        ),
         "",
         "## oracle.expected per operation family, beside raw numpy float32",
         "",
