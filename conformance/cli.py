@@ -345,8 +345,17 @@ def _exhaustive_module():
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The ``plancheck`` command; a closed output pipe ends it quietly with status 1."""
     arguments = build_parser().parse_args(argv)
-    return arguments.handler(arguments)
+    try:
+        status = arguments.handler(arguments)
+        sys.stdout.flush()
+    except BrokenPipeError:  # ``plancheck plans | head``
+        from oracle.__main__ import quiet_stdout
+
+        quiet_stdout()
+        return 1
+    return status
 
 
 if __name__ == "__main__":

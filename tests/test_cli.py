@@ -7,6 +7,7 @@ enumeration order.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -143,3 +144,23 @@ def test_both_commands_print_the_same_table(capsys):
     first = capsys.readouterr().out
     plancheck_main(["plans"])
     assert capsys.readouterr().out == first
+
+
+@pytest.mark.parametrize(
+    "command",
+    [[sys.executable, "-m", "oracle", "plans"], [sys.executable, "-m", "conformance.cli", "plans"]],
+    ids=["python -m oracle", "python -m conformance.cli"],
+)
+def test_a_reader_that_stops_early_gets_no_traceback(command, tmp_path):
+    """``plancheck plans | head``: a closed pipe ends the command quietly, status 1."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone before the command writes anything
+    try:
+        completed = subprocess.run(
+            command, stdout=write_end, stderr=subprocess.PIPE, cwd=tmp_path, timeout=120
+        )
+    finally:
+        os.close(write_end)
+    error = completed.stderr.decode()
+    assert "Traceback" not in error and "BrokenPipe" not in error, error
+    assert completed.returncode == 1
