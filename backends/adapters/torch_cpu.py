@@ -304,7 +304,8 @@ def reduce_prod(
         return torch.prod(v, dim=dims[0], keepdim=keep)
     # torch.prod reduces one dim: move the reduced axes last and flatten them
     kept = [d for d in range(v.ndim) if d not in dims]
-    flat = v.permute(*kept, *dims).reshape(*(v.shape[d] for d in kept), -1)
+    reduced = math.prod(v.shape[d] for d in dims)
+    flat = torch.permute(v, (*kept, *dims)).reshape(*(v.shape[d] for d in kept), reduced)
     result = torch.prod(flat, dim=-1)
     if keep:
         result = result.reshape([1 if d in dims else n for d, n in enumerate(v.shape)])
@@ -625,6 +626,17 @@ class TorchBackend(KernelBackend):
         return dtype
 
     def from_tensor(self, tensor: Tensor) -> torch.Tensor:
+        """*tensor* as a new torch tensor, bit for bit.
+
+        Float32 values are binary32 values held as Python floats: the
+        float64 -> float32 cast is exact for them and treats a NaN as
+        ``oracle.binary32.to_bits`` does (the platform's double -> float
+        conversion), so this equals ``tensor.to_numpy()`` without its
+        per-element loop.
+        """
+        if tensor.dtype is DType.Float32:
+            wide = np.array(tensor.values, dtype=np.float64).reshape(tensor.shape)
+            return torch.from_numpy(wide.astype(np.float32))
         return torch.from_numpy(tensor.to_numpy())
 
     def to_tensor(self, native: Any) -> Tensor:
