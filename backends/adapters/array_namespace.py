@@ -1,0 +1,484 @@
+"""One kernel table for array libraries with a numpy-like namespace.
+
+numpy and ``jax.numpy`` share most of their API, so their adapters share this
+module: :class:`ArrayNamespaceBackend` is a :class:`~backends.dispatch.KernelBackend`
+whose kernels call ``backend.xp`` (the namespace module) and a few hooks
+where the two libraries really differ (scatter, conv, sort/topk, a Float64
+matmul request, the result wrapper).  ``backends.adapters.numpy_native`` and
+``backends.adapters.jax_cpu`` are thin subclasses.
+
+What the adapter does, and does *not* do
+----------------------------------------
+1. The plan comes from the central planner (``KernelBackend.execute``): every
+   planning error (TypeError, ValueError, NotImplementedError, OverflowError
+   for a weak integer outside Int32 on an integer path) is raised exactly as
+   the planner raises it, before the library is touched.
+2. Operands are materialised as the plan says and only as the plan says: a
+   tensor whose ``convert_to`` differs from its dtype (Int32 -> Float32) goes
+   through the library's own cast (``x.astype(float32)``).  A weak scalar is
+   handed to the library as a Python scalar, so the library's own weak-scalar
+   rule applies (numpy's NEP 50, JAX's weak types): a Python ``int``,
+   ``float`` or ``bool`` as is, a numpy scalar as its exact ``.item()``, any
+   other real (``Fraction``) as ``float(value)`` -- neither library has a
+   weak rational, and ``float()`` is what its users write.
+3. Then one library call per operation, the most direct spelling its API
+   offers (the table below).  Nothing is emulated: no correct-rounding fix,
+   no exact or checked Int32 arithmetic, no ordered accumulation, no NaN or
+   signed-zero repair, no index or shape validation beyond the library's own.
+   Where the library has no equivalent of a rule the adapter writes what a
+   user of the library would write, and the conformance report shows the gap.
+4. The library's own dtype is kept.  The only casts after the call are those
+   a user needs to land on the plan's output dtype by construction of the
+   API: ``argmax``/``argmin`` (numpy returns int64) and the narrowing of a
+   Float64 accumulation request back to Float32.
+
+Mapping (``xp`` = the namespace)::
+
+    add sub mul elementwise_mul div rem   xp.add subtract multiply multiply divide fmod
+    maximum minimum eq ne lt le pow       xp.maximum minimum equal not_equal less less_equal power
+    neg abs sign sqrt recip floor ceil    xp.negative abs sign sqrt reciprocal floor ceil
+    round logical_not                     xp.rint logical_not
+    exp exp2 log log2 sin cos tanh        xp.exp exp2 log log2 sin cos tanh
+    rsqrt sigmoid silu softplus elu       1/xp.sqrt(x), 1/(1+xp.exp(-x)), x/(1+xp.exp(-x)),
+                                          xp.logaddexp(0, x), xp.where(x > 0, x, xp.expm1(x))
+    relu leaky_relu                       xp.maximum(x, 0), xp.where(x >= 0, x, x * 0.01f)
+    erf gelu                              backend.erf(x), 0.5 x (1 + erf(x / sqrt 2))
+    clamp select                          xp.clip(x, lo, hi), xp.where(c, t, f)
+    matmul                                xp.matmul (Float64 request: backend.matmul_float64)
+    reduce_sum reduce_prod                xp.sum / xp.prod (Float64 request: dtype=float64,
+                                          then astype(float32); Int32: dtype=int32)
+    reduce_max reduce_min argmax argmin   xp.max min argmax argmin
+    cumsum gather                         xp.cumsum(x, axis), xp.take(x, i, axis)
+    scatter scatter_add conv_general      backend hooks
+    _sort_* _topk_*                       backend hooks (sort/topk are reached through them)
+
+Allocations.  The library allocates inside its own calls, where an adapter
+cannot observe it; :meth:`ArrayNamespaceBackend.finish` counts one
+``allocated()`` per result the library hands back.  So ``allocations`` proves
+that planning errors come before any computation (it stays unchanged, and
+the library is never called), but an error the library raises itself is
+never reported as "allocation before error".
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import numbers
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import numpy as np
+
+from oracle import Accumulation, Arithmetic, DType, OperandRole, OperationPlan, Tensor
+
+from ..dispatch import Kernel, KernelBackend
+
+__all__ = ["KERNELS", "LEAKY_RELU_SLOPE", "ArrayNamespaceBackend", "weak_value"]
+
+#: leaky_relu's fixed slope 0.01f (bits 0x3C23D70A): ``float32(0.01)``
+LEAKY_RELU_SLOPE = np.float32(0.01)
+
+
+def weak_value(value: Any) -> Any:
+    """A weak scalar as the Python scalar the library's own weak rule receives.
+
+    ``int``/``float``/``bool`` as is; a numpy scalar as its exact ``.item()``;
+    another integral value as ``int``; any other real as ``float(value)``.
+    """
+    if isinstance(value, (bool, int, float)):
+        return value
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    return float(value)
+
+
+class ArrayNamespaceBackend(KernelBackend):
+    """The shared adapter: plan centrally, then one call into ``xp``.
+
+    Subclasses set ``name``, ``xp`` and ``native_dtypes`` (numpy dtype ->
+    DType), implement :meth:`is_native`, :meth:`from_tensor`,
+    :meth:`to_numpy`, :meth:`erf` and the structured hooks, and may extend
+    ``kernels``.
+    """
+
+    xp: Any = None
+    kernels: ClassVar[dict[str, Kernel]] = {}
+    #: numpy dtype of a native array -> its DType
+    native_dtypes: ClassVar[dict[np.dtype, DType]] = {
+        np.dtype(np.float32): DType.Float32,
+        np.dtype(np.int32): DType.Int32,
+        np.dtype(np.bool_): DType.Bool,
+    }
+
+    # -- native values --------------------------------------------------------
+
+    def is_native(self, value: Any) -> bool:
+        """Whether *value* is a tensor of this library (not a weak scalar)."""
+        raise NotImplementedError
+
+    def dtype_of(self, value: Any) -> DType | None:
+        """DType of a native tensor; None for anything else (a weak scalar).
+
+        A native tensor of a dtype other than float32, int32 or bool is a
+        TypeError (before planning).
+        """
+        if not self.is_native(value):
+            return None
+        dtype = self.native_dtypes.get(np.dtype(value.dtype))
+        if dtype is None:
+            raise TypeError(
+                f"the {self.name} backend holds float32, int32 and bool arrays; got one of "
+                f"dtype {value.dtype}"
+            )
+        return dtype
+
+    def to_numpy(self, native: Any) -> np.ndarray:
+        """*native* as a numpy array (TypeError if it is not a result of this library)."""
+        raise NotImplementedError
+
+    def from_tensor(self, tensor: Tensor) -> Any:
+        raise NotImplementedError
+
+    def to_tensor(self, native: Any) -> Tensor:
+        return Tensor.from_numpy(self.to_numpy(native))
+
+    def native_dtype(self, dtype: DType) -> Any:
+        """The library's dtype object for a simple DType."""
+        return {DType.Float32: self.xp.float32, DType.Int32: self.xp.int32,
+                DType.Bool: self.xp.bool_}[dtype]  # fmt: skip
+
+    # -- the pieces every kernel uses ----------------------------------------
+
+    def quiet(self) -> contextlib.AbstractContextManager[Any]:
+        """Context in which the library's calls run (IEEE flags must not warn)."""
+        return contextlib.nullcontext()
+
+    def operand(self, plan: OperationPlan, position: int, value: Any) -> Any:
+        """Operand *position* as the plan materialises it (see the module docstring)."""
+        operand = plan.operands[position]
+        if operand.role is OperandRole.WEAK_SCALAR:
+            return weak_value(value)
+        if operand.convert_to is not operand.dtype:
+            return value.astype(self.native_dtype(operand.convert_to))
+        return value
+
+    def finish(self, result: Any) -> Any:
+        """Count the result the library handed back and return it as a native tensor."""
+        self.allocated()
+        return result
+
+    def run(self, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """``function(*args, **kwargs)`` inside :meth:`quiet`, counted by :meth:`finish`."""
+        with self.quiet():
+            result = function(*args, **kwargs)
+        return self.finish(result)
+
+    # -- hooks where the libraries differ ------------------------------------
+
+    def erf(self, x: Any) -> Any:
+        raise NotImplementedError
+
+    def matmul_float64(self, a: Any, b: Any) -> Any:
+        """``a @ b`` of float32 matrices with the Float64 accumulator requested, as float32."""
+        raise NotImplementedError
+
+    def scatter(self, base: Any, index: tuple[Any, ...], updates: Any) -> Any:
+        """A copy of *base* with ``[index] = updates``."""
+        raise NotImplementedError
+
+    def scatter_add(self, base: Any, index: tuple[Any, ...], updates: Any) -> Any:
+        """A copy of *base* with *updates* added at ``[index]`` (duplicates accumulate)."""
+        raise NotImplementedError
+
+    def conv(self, lhs: Any, rhs: Any, strides: Any, padding: Any, lhs_dilation: Any,
+             rhs_dilation: Any, groups: Any) -> Any:  # fmt: skip
+        """The cross-correlation of conv_general (see the reference semantics)."""
+        raise NotImplementedError
+
+    def sort(self, x: Any, axis: Any, descending: Any, values: bool) -> Any:
+        raise NotImplementedError
+
+    def topk(self, x: Any, k: Any, axis: Any, largest: Any, values: bool) -> Any:
+        raise NotImplementedError
+
+
+# ---------------------------------------------------------------------------
+# Elementwise kernels
+# ---------------------------------------------------------------------------
+
+_BINARY = {
+    "add": "add",
+    "sub": "subtract",
+    "mul": "multiply",
+    "elementwise_mul": "multiply",
+    "div": "divide",
+    "rem": "fmod",
+    "maximum": "maximum",
+    "minimum": "minimum",
+    "eq": "equal",
+    "ne": "not_equal",
+    "lt": "less",
+    "le": "less_equal",
+    "pow": "power",
+}
+_UNARY = {
+    "neg": "negative",
+    "abs": "abs",
+    "sign": "sign",
+    "sqrt": "sqrt",
+    "recip": "reciprocal",
+    "floor": "floor",
+    "ceil": "ceil",
+    "round": "rint",
+    "exp": "exp",
+    "exp2": "exp2",
+    "log": "log",
+    "log2": "log2",
+    "sin": "sin",
+    "cos": "cos",
+    "tanh": "tanh",
+    "logical_not": "logical_not",
+}
+
+
+def binary(backend: ArrayNamespaceBackend, plan: OperationPlan, a: Any, b: Any) -> Any:
+    """The namespace's binary function of the operation (Int32 paths wrap)."""
+    x, y = backend.operand(plan, 0, a), backend.operand(plan, 1, b)
+    return backend.run(getattr(backend.xp, _BINARY[plan.operation]), x, y)
+
+
+def unary(backend: ArrayNamespaceBackend, plan: OperationPlan, a: Any) -> Any:
+    """The namespace's unary function of the operation."""
+    x = backend.operand(plan, 0, a)
+    return backend.run(getattr(backend.xp, _UNARY[plan.operation]), x)
+
+
+def _formula(function: Callable[[Any, Any], Any]) -> Kernel:
+    """A unary kernel from ``function(xp, x)`` (an expression of namespace calls)."""
+
+    def kernel(backend: ArrayNamespaceBackend, plan: OperationPlan, a: Any) -> Any:
+        x = backend.operand(plan, 0, a)
+        return backend.run(function, backend.xp, x)
+
+    kernel.__name__ = function.__name__
+    return kernel
+
+
+def _rsqrt(xp: Any, x: Any) -> Any:
+    return xp.float32(1) / xp.sqrt(x)
+
+
+def _sigmoid(xp: Any, x: Any) -> Any:
+    one = xp.float32(1)
+    return one / (one + xp.exp(-x))
+
+
+def _silu(xp: Any, x: Any) -> Any:
+    return x / (xp.float32(1) + xp.exp(-x))
+
+
+def _softplus(xp: Any, x: Any) -> Any:
+    return xp.logaddexp(xp.float32(0), x)
+
+
+def _elu(xp: Any, x: Any) -> Any:
+    return xp.where(x > 0, x, xp.expm1(x))
+
+
+def _relu(xp: Any, x: Any) -> Any:
+    return xp.maximum(x, 0)  # a weak 0: float32 or int32 like x
+
+
+def _leaky_relu(xp: Any, x: Any) -> Any:
+    return xp.where(x >= 0, x, x * LEAKY_RELU_SLOPE)
+
+
+def erf(backend: ArrayNamespaceBackend, plan: OperationPlan, a: Any) -> Any:
+    x = backend.operand(plan, 0, a)
+    return backend.run(backend.erf, x)
+
+
+_INV_SQRT2 = np.float32(1 / math.sqrt(2))
+
+
+def gelu(backend: ArrayNamespaceBackend, plan: OperationPlan, a: Any) -> Any:
+    """The erf form, written the textbook way in float32."""
+    x = backend.operand(plan, 0, a)
+    half, one = np.float32(0.5), np.float32(1)
+    return backend.run(lambda v: half * v * (one + backend.erf(v * _INV_SQRT2)), x)
+
+
+def clamp(backend: ArrayNamespaceBackend, plan: OperationPlan, x: Any, lo: Any, hi: Any) -> Any:
+    v, low, high = (backend.operand(plan, i, a) for i, a in enumerate((x, lo, hi)))
+    return backend.run(backend.xp.clip, v, low, high)
+
+
+def select(backend: ArrayNamespaceBackend, plan: OperationPlan, c: Any, t: Any, f: Any) -> Any:
+    cond, on_true, on_false = (backend.operand(plan, i, a) for i, a in enumerate((c, t, f)))
+    return backend.run(backend.xp.where, cond, on_true, on_false)
+
+
+# ---------------------------------------------------------------------------
+# Reductions
+# ---------------------------------------------------------------------------
+
+
+def reduce_sum(
+    backend: ArrayNamespaceBackend, plan: OperationPlan, x: Any, axis: Any = None,
+    keepdims: Any = False,
+) -> Any:  # fmt: skip
+    """xp.sum: the library's order; Int32 summed in int32 (wraps); Float64 on request."""
+    xp, v = backend.xp, backend.operand(plan, 0, x)
+    if plan.accumulation is Accumulation.EXACT_INTEGER:
+        return backend.run(xp.sum, v, axis=axis, keepdims=keepdims, dtype=xp.int32)
+    if plan.accumulator_dtype is DType.Float64:
+        return backend.run(
+            lambda: xp.sum(v, axis=axis, keepdims=keepdims, dtype=xp.float64).astype(xp.float32)
+        )
+    return backend.run(xp.sum, v, axis=axis, keepdims=keepdims)
+
+
+def reduce_prod(
+    backend: ArrayNamespaceBackend, plan: OperationPlan, x: Any, axis: Any = None,
+    keepdims: Any = False,
+) -> Any:  # fmt: skip
+    v = backend.operand(plan, 0, x)
+    return backend.run(backend.xp.prod, v, axis=axis, keepdims=keepdims)
+
+
+def _extreme(name: str) -> Kernel:
+    def kernel(
+        backend: ArrayNamespaceBackend, plan: OperationPlan, x: Any, axis: Any = None,
+        keepdims: Any = False,
+    ) -> Any:  # fmt: skip
+        v = backend.operand(plan, 0, x)
+        return backend.run(getattr(backend.xp, name), v, axis=axis, keepdims=keepdims)
+
+    kernel.__name__ = f"reduce_{name}"
+    return kernel
+
+
+def _arg(name: str) -> Kernel:
+    def kernel(
+        backend: ArrayNamespaceBackend, plan: OperationPlan, x: Any, axis: Any = None
+    ) -> Any:
+        xp, v = backend.xp, backend.operand(plan, 0, x)
+        return backend.run(lambda: getattr(xp, name)(v, axis=axis).astype(xp.int32))
+
+    kernel.__name__ = name
+    return kernel
+
+
+def cumsum(backend: ArrayNamespaceBackend, plan: OperationPlan, x: Any, axis: Any) -> Any:
+    v = backend.operand(plan, 0, x)
+    return backend.run(backend.xp.cumsum, v, axis=axis)
+
+
+# ---------------------------------------------------------------------------
+# Structured operations
+# ---------------------------------------------------------------------------
+
+
+def matmul(backend: ArrayNamespaceBackend, plan: OperationPlan, a: Any, b: Any) -> Any:
+    """xp.matmul (Int32 x Int32 in int32, wrapping); a Float64 request goes to the hook."""
+    x, y = backend.operand(plan, 0, a), backend.operand(plan, 1, b)
+    if (
+        plan.compute is not Arithmetic.INT32_EXACT_CHECKED
+        and plan.accumulator_dtype is DType.Float64
+    ):
+        return backend.run(backend.matmul_float64, x, y)
+    return backend.run(backend.xp.matmul, x, y)
+
+
+def conv_general(
+    backend: ArrayNamespaceBackend, plan: OperationPlan, lhs: Any, rhs: Any,
+    window_strides: Any = None, padding: Any = None, lhs_dilation: Any = None,
+    rhs_dilation: Any = None, feature_group_count: Any = 1,
+) -> Any:  # fmt: skip
+    x, w = backend.operand(plan, 0, lhs), backend.operand(plan, 1, rhs)
+    return backend.run(backend.conv, x, w, window_strides, padding, lhs_dilation, rhs_dilation,
+                       feature_group_count)  # fmt: skip
+
+
+def gather(backend: ArrayNamespaceBackend, plan: OperationPlan, data: Any, indices: Any,
+           axis: Any) -> Any:  # fmt: skip
+    d, i = backend.operand(plan, 0, data), backend.operand(plan, 1, indices)
+    return backend.run(backend.xp.take, d, i, axis=axis)
+
+
+def _axis_index(axis: Any, ndim: int, indices: Any) -> tuple[Any, ...]:
+    """``(:, ..., :, indices)`` with *indices* at *axis* (a negative axis counts from the end)."""
+    if isinstance(axis, (int, np.integer)) and not isinstance(axis, bool) and axis < 0:
+        axis = axis + ndim
+    return (slice(None),) * int(axis) + (indices,)
+
+
+def scatter(backend: ArrayNamespaceBackend, plan: OperationPlan, base: Any, indices: Any,
+            updates: Any, axis: Any) -> Any:  # fmt: skip
+    b, i, u = (backend.operand(plan, p, a) for p, a in enumerate((base, indices, updates)))
+    return backend.run(backend.scatter, b, _axis_index(axis, b.ndim, i), u)
+
+
+def scatter_add(backend: ArrayNamespaceBackend, plan: OperationPlan, base: Any, indices: Any,
+                updates: Any, axis: Any) -> Any:  # fmt: skip
+    b, i, u = (backend.operand(plan, p, a) for p, a in enumerate((base, indices, updates)))
+    return backend.run(backend.scatter_add, b, _axis_index(axis, b.ndim, i), u)
+
+
+def _sort(values: bool) -> Kernel:
+    def kernel(backend: ArrayNamespaceBackend, plan: OperationPlan, x: Any, axis: Any = -1,
+               descending: Any = False) -> Any:  # fmt: skip
+        v = backend.operand(plan, 0, x)
+        return backend.run(backend.sort, v, axis, descending, values)
+
+    kernel.__name__ = "sort_values" if values else "sort_indices"
+    return kernel
+
+
+def _topk(values: bool) -> Kernel:
+    def kernel(backend: ArrayNamespaceBackend, plan: OperationPlan, x: Any, k: Any,
+               axis: Any = -1, largest: Any = True) -> Any:  # fmt: skip
+        v = backend.operand(plan, 0, x)
+        return backend.run(backend.topk, v, k, axis, largest, values)
+
+    kernel.__name__ = "topk_values" if values else "topk_indices"
+    return kernel
+
+
+#: operation name -> kernel, every registered operation
+KERNELS: dict[str, Kernel] = {
+    **dict.fromkeys(_BINARY, binary),
+    **dict.fromkeys(_UNARY, unary),
+    "rsqrt": _formula(_rsqrt),
+    "sigmoid": _formula(_sigmoid),
+    "silu": _formula(_silu),
+    "softplus": _formula(_softplus),
+    "elu": _formula(_elu),
+    "relu": _formula(_relu),
+    "leaky_relu": _formula(_leaky_relu),
+    "erf": erf,
+    "gelu": gelu,
+    "clamp": clamp,
+    "select": select,
+    "reduce_sum": reduce_sum,
+    "reduce_prod": reduce_prod,
+    "reduce_max": _extreme("max"),
+    "reduce_min": _extreme("min"),
+    "argmax": _arg("argmax"),
+    "argmin": _arg("argmin"),
+    "cumsum": cumsum,
+    "matmul": matmul,
+    "conv_general": conv_general,
+    "gather": gather,
+    "scatter": scatter,
+    "scatter_add": scatter_add,
+    "_sort_values": _sort(values=True),
+    "_sort_indices": _sort(values=False),
+    "_topk_values": _topk(values=True),
+    "_topk_indices": _topk(values=False),
+}
+
+ArrayNamespaceBackend.kernels = KERNELS

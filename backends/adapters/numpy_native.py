@@ -1,0 +1,160 @@
+"""numpy itself: every plan mapped straight onto numpy's float32/int32 functions.
+
+``backends.get("numpy-native")``.  The measurement of *numpy*, not of
+plancheck's CPU backend (``backends.cpu``, which uses numpy too but emulates
+every rule it lacks).  The kernel table is
+:mod:`backends.adapters.array_namespace` with ``xp = numpy``; the unary
+mapping is the one of :func:`conformance.exhaustive.numpy_float32`, the raw
+ufuncs of the accuracy tables.
+
+Native values: ``numpy.ndarray`` of float32, int32 or bool (another dtype is
+a TypeError before planning); a numpy ufunc applied to 0-d arrays returns a
+numpy scalar, which is accepted as a 0-d result.  Every call runs inside
+``numpy.errstate(all="ignore")``: the policy forbids warnings on IEEE
+exceptions, and the flag state changes no value.
+
+What numpy has no direct equivalent for, and what is written instead:
+
+* checked Int32 arithmetic: numpy's int32 ufuncs, ``matmul`` and
+  ``sum(dtype=int32)`` wrap modulo 2**32 (expected: OverflowError);
+* a weak Python int in a Float32 plan: numpy's own NEP 50 conversion; an int
+  beyond float64's range raises OverflowError from numpy;
+* ``reduce_sum``/``matmul`` with a Float64 accumulator: ``numpy.sum(x,
+  dtype=float64)`` and ``numpy.matmul(a, b, dtype=float64)`` (float64 dgemm:
+  the products are exact, not rounded to binary32 first), narrowed with
+  ``astype(float32)``;
+* ``erf``: numpy has none; ``scipy.special.erf`` (a numpy ufunc with a
+  float32 loop, a plancheck dependency); ``gelu`` is ``0.5 x (1 + erf(x /
+  sqrt 2))`` in float32;
+* ``conv_general``: numpy has no convolution; zeros inserted for
+  ``lhs_dilation``, ``numpy.pad`` (a negative padding crops),
+  ``sliding_window_view`` and one ``numpy.tensordot`` over (input channel,
+  window) per group (a BLAS sgemm: its own order, FMA where the CPU has it);
+* ``scatter``: ``out = base.copy(); out[..., indices, ...] = updates``
+  (duplicates: the last one wins; negative indices wrap); ``scatter_add``:
+  ``numpy.add.at`` on a copy;
+* ``gather``: ``numpy.take`` (negative indices wrap; too large ones raise
+  IndexError);
+* sort: ``numpy.sort``/``numpy.argsort`` with ``kind="stable"`` (NaNs last);
+  descending is ``numpy.flip`` of the ascending result (so ties come out
+  reversed); topk: the first k of that order along the axis (slicing: a k
+  beyond the axis is not an error).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import numpy as np
+import scipy.special
+from numpy.lib.stride_tricks import sliding_window_view
+
+from oracle import Tensor
+
+from .array_namespace import KERNELS, ArrayNamespaceBackend
+
+__all__ = ["NumpyNativeBackend"]
+
+
+class NumpyNativeBackend(ArrayNamespaceBackend):
+    """numpy float32/int32 functions with no emulation (backend name ``"numpy-native"``)."""
+
+    name = "numpy-native"
+    xp = np
+    kernels = KERNELS
+    library = "numpy"
+    version = np.__version__
+
+    def is_native(self, value: Any) -> bool:
+        return isinstance(value, np.ndarray)
+
+    def from_tensor(self, tensor: Tensor) -> np.ndarray:
+        return tensor.to_numpy()
+
+    def to_numpy(self, native: Any) -> np.ndarray:
+        if not isinstance(native, (np.ndarray, np.generic)):
+            raise TypeError(f"expected a numpy array, got {type(native).__name__}")
+        return np.asarray(native)
+
+    def quiet(self) -> contextlib.AbstractContextManager[Any]:
+        return np.errstate(all="ignore")
+
+    def finish(self, result: Any) -> Any:
+        return super().finish(np.asarray(result))
+
+    # -- hooks ------------------------------------------------------------------
+
+    def erf(self, x: Any) -> Any:
+        return scipy.special.erf(x)
+
+    def matmul_float64(self, a: Any, b: Any) -> Any:
+        return np.matmul(a, b, dtype=np.float64).astype(np.float32)
+
+    def scatter(self, base: Any, index: tuple[Any, ...], updates: Any) -> Any:
+        out = base.copy()
+        out[index] = updates
+        return out
+
+    def scatter_add(self, base: Any, index: tuple[Any, ...], updates: Any) -> Any:
+        out = base.copy()
+        np.add.at(out, index, updates)
+        return out
+
+    def conv(self, lhs: Any, rhs: Any, strides: Any, padding: Any, lhs_dilation: Any,
+             rhs_dilation: Any, groups: Any) -> Any:  # fmt: skip
+        spatial = lhs.ndim - 2
+        strides = tuple(strides) if strides is not None else (1,) * spatial
+        lhs_dilation = tuple(lhs_dilation) if lhs_dilation is not None else (1,) * spatial
+        rhs_dilation = tuple(rhs_dilation) if rhs_dilation is not None else (1,) * spatial
+        padding = tuple(tuple(p) for p in padding) if padding is not None else ((0, 0),) * spatial
+        x = lhs
+        for d, step in enumerate(lhs_dilation):  # zeros between the input elements
+            axis = d + 2
+            if step > 1 and x.shape[axis] > 1:
+                shape = list(x.shape)
+                shape[axis] = (x.shape[axis] - 1) * step + 1
+                spread = np.zeros(shape, x.dtype)
+                where = [slice(None)] * x.ndim
+                where[axis] = slice(None, None, step)
+                spread[tuple(where)] = x
+                x = spread
+        crop = tuple(slice(max(-lo, 0), x.shape[d + 2] - max(-hi, 0))
+                     for d, (lo, hi) in enumerate(padding))  # fmt: skip
+        x = x[(slice(None), slice(None), *crop)]
+        x = np.pad(x, ((0, 0), (0, 0), *((max(lo, 0), max(hi, 0)) for lo, hi in padding)))
+        window = rhs.shape[2:]
+        spans = tuple((k - 1) * r + 1 for k, r in zip(window, rhs_dilation))
+        view = sliding_window_view(x, spans, axis=tuple(range(2, 2 + spatial)))
+        view = view[(slice(None), slice(None), *(slice(None, None, s) for s in strides),
+                     *(slice(None, None, r) for r in rhs_dilation))]  # fmt: skip
+        batch, channels = x.shape[:2]
+        out_channels = rhs.shape[0]
+        out_spatial = view.shape[2 : 2 + spatial]
+        grouped = view.reshape(batch, groups, channels // groups, *out_spatial, *window)
+        weights = rhs.reshape(groups, out_channels // groups, *rhs.shape[1:])
+        axes_x = [1, *range(2 + spatial, 2 + 2 * spatial)]  # channel, window
+        axes_w = [1, *range(2, 2 + spatial)]
+        parts = [
+            np.moveaxis(np.tensordot(grouped[:, g], weights[g], axes=(axes_x, axes_w)), -1, 1)
+            for g in range(groups)
+        ]  # each (batch, out_channels // groups, *out_spatial)
+        return (
+            np.concatenate(parts, axis=1)
+            if parts
+            else np.zeros((batch, out_channels, *out_spatial), np.float32)
+        )
+
+    def sort(self, x: Any, axis: Any, descending: Any, values: bool) -> Any:
+        if values:
+            result = np.sort(x, axis=axis, kind="stable")
+        else:
+            result = np.argsort(x, axis=axis, kind="stable").astype(np.int32)
+        return np.flip(result, axis=axis) if descending else result
+
+    def topk(self, x: Any, k: Any, axis: Any, largest: Any, values: bool) -> Any:
+        order = np.argsort(x, axis=axis, kind="stable")
+        if largest:
+            order = np.flip(order, axis=axis)
+        first = np.moveaxis(np.moveaxis(order, axis, -1)[..., :k], -1, axis)
+        return np.take_along_axis(x, first, axis=axis) if values else first.astype(np.int32)
