@@ -69,6 +69,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
+from numpy.lib.array_utils import normalize_axis_index
 
 from oracle import Accumulation, Arithmetic, DType, OperandRole, OperationPlan, Tensor
 
@@ -86,10 +87,10 @@ def weak_value(value: Any) -> Any:
     ``int``/``float``/``bool`` as is; a numpy scalar as its exact ``.item()``;
     another integral value as ``int``; any other real as ``float(value)``.
     """
+    if isinstance(value, np.generic):  # first: numpy.float64 subclasses float
+        return value.item()
     if isinstance(value, (bool, int, float)):
         return value
-    if isinstance(value, np.generic):
-        return value.item()
     if isinstance(value, numbers.Integral):
         return int(value)
     return float(value)
@@ -410,10 +411,12 @@ def gather(backend: ArrayNamespaceBackend, plan: OperationPlan, data: Any, indic
 
 
 def _axis_index(axis: Any, ndim: int, indices: Any) -> tuple[Any, ...]:
-    """``(:, ..., :, indices)`` with *indices* at *axis* (a negative axis counts from the end)."""
-    if isinstance(axis, (int, np.integer)) and not isinstance(axis, bool) and axis < 0:
-        axis = axis + ndim
-    return (slice(None),) * int(axis) + (indices,)
+    """``(:, ..., :, indices)`` with *indices* at *axis*.
+
+    The axis goes through numpy's own check (``normalize_axis_index``, the
+    one ``numpy.take`` uses): an AxisError for an axis out of range.
+    """
+    return (slice(None),) * normalize_axis_index(axis, ndim) + (indices,)
 
 
 def scatter(backend: ArrayNamespaceBackend, plan: OperationPlan, base: Any, indices: Any,

@@ -28,8 +28,9 @@ What numpy has no direct equivalent for, and what is written instead:
   sqrt 2))`` in float32;
 * ``conv_general``: numpy has no convolution; zeros inserted for
   ``lhs_dilation``, ``numpy.pad`` (a negative padding crops),
-  ``sliding_window_view`` and one ``numpy.tensordot`` over (input channel,
-  window) per group (a BLAS sgemm: its own order, FMA where the CPU has it);
+  ``sliding_window_view``, ``numpy.split`` into the groups and one
+  ``numpy.tensordot`` over (input channel, window) per group (a BLAS sgemm:
+  its own order, FMA where the CPU has it);
 * ``scatter``: ``out = base.copy(); out[..., indices, ...] = updates``
   (duplicates: the last one wins; negative indices wrap); ``scatter_add``:
   ``numpy.add.at`` on a copy;
@@ -128,22 +129,17 @@ class NumpyNativeBackend(ArrayNamespaceBackend):
         view = sliding_window_view(x, spans, axis=tuple(range(2, 2 + spatial)))
         view = view[(slice(None), slice(None), *(slice(None, None, s) for s in strides),
                      *(slice(None, None, r) for r in rhs_dilation))]  # fmt: skip
-        batch, channels = x.shape[:2]
-        out_channels = rhs.shape[0]
+        batch, out_channels = x.shape[0], rhs.shape[0]
         out_spatial = view.shape[2 : 2 + spatial]
-        grouped = view.reshape(batch, groups, channels // groups, *out_spatial, *window)
-        weights = rhs.reshape(groups, out_channels // groups, *rhs.shape[1:])
         axes_x = [1, *range(2 + spatial, 2 + 2 * spatial)]  # channel, window
         axes_w = [1, *range(2, 2 + spatial)]
         parts = [
-            np.moveaxis(np.tensordot(grouped[:, g], weights[g], axes=(axes_x, axes_w)), -1, 1)
-            for g in range(groups)
+            np.moveaxis(np.tensordot(v, w, axes=(axes_x, axes_w)), -1, 1)
+            for v, w in zip(np.split(view, groups, axis=1), np.split(rhs, groups, axis=0))
         ]  # each (batch, out_channels // groups, *out_spatial)
-        return (
-            np.concatenate(parts, axis=1)
-            if parts
-            else np.zeros((batch, out_channels, *out_spatial), np.float32)
-        )
+        if not parts:
+            return np.zeros((batch, out_channels, *out_spatial), np.float32)
+        return np.concatenate(parts, axis=1)
 
     def sort(self, x: Any, axis: Any, descending: Any, values: bool) -> Any:
         if values:
