@@ -209,3 +209,11 @@ def test_float64_accumulator_is_truncated_to_float32(backend):
         result = backend.execute("reduce_sum", x, accumulator_dtype=DType.Float64)
     assert result.dtype == jnp.float32
     assert any("float64" in str(w.message) and "truncated" in str(w.message) for w in caught)
+    # 2**24 + 1 - 2**24 is 1 in Float64 accumulation; jax's float32 sum gives 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        call = _call("reduce_sum", _f32(2.0**24, 1.0, -(2.0**24)), accumulator_dtype=DType.Float64)
+        outcome = run_call(backend, call)
+    assert call.plan.accumulator_dtype is DType.Float64
+    assert outcome.problem == Problem.WRONG_VALUE, outcome.verdict
+    assert outcome.actual.values == (0.0,)
