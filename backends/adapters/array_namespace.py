@@ -29,8 +29,11 @@ What the adapter does, and does *not* do
    user of the library would write, and the conformance report shows the gap.
 4. The library's own dtype is kept.  The only casts after the call are those
    a user needs to land on the plan's output dtype by construction of the
-   API: ``argmax``/``argmin`` (numpy returns int64) and the narrowing of a
-   Float64 accumulation request back to Float32.
+   API: ``argmax``/``argmin`` and numpy's ``argsort`` indices (int64 in
+   numpy) to int32, and the narrowing of a Float64 accumulation request back
+   to Float32.  IEEE flags are silenced where the library would warn
+   (:meth:`ArrayNamespaceBackend.quiet`): the policy forbids warnings, and the
+   flag state changes no value.
 
 Mapping (``xp`` = the namespace)::
 
