@@ -82,11 +82,16 @@ computing torch call.  Checks torch does not make are not added: Int32
 arithmetic wraps instead of raising OverflowError, and repeated scatter
 indices are accepted.
 
-Known gaps (measured in docs/backends/torch.md): wrapping Int32 arithmetic,
-no duplicate-index error in scatter, torch's own weak-scalar conversion
-(Python ints outside int64 raise instead of rounding), ``dim=()`` reducing
-every dimension, and the last-bit accuracy and special-value conventions of
-torch's kernels.
+Known gaps of torch 2.13.0 (measured; docs/backends/torch.md has a
+reproduction of each): Int32 arithmetic wraps; scatter accepts repeated
+indices; Python ints outside int64 (and clamp bounds beyond float32) raise
+instead of rounding; ``dim=()`` reduces every dimension; signed zeros are
+not ordered by maximum/minimum/clamp/relu/amax/amin, and amax/amin lose NaN
+bits; ``sign(NaN)`` is 0; the vectorised ``fmod`` is wrong (NaN for
+``fmod(1, 2**-149)``); ``sqrt`` is not correctly rounded; cumsum and conv are
+not sequential binary32 and matmul does not round its products; topk is not
+stable; the transcendental kernels are 1-2 ULP off, and silu/gelu/sigmoid
+get infinities, tiny and large negative inputs wrong.
 """
 
 from __future__ import annotations
