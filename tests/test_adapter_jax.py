@@ -83,6 +83,7 @@ def test_every_registered_operation_has_a_kernel():
                    "erf"}  # fmt: skip
 
 
+@pytest.mark.filterwarnings("ignore:Explicitly requested dtype float64")  # class 11, tested below
 def test_every_plan_executes_with_the_plan_dtype_and_shape(backend):
     for plan in PLANS:
         results = [run_call(backend, c) for c in boundary_examples(plan)[:EXAMPLES_PER_PLAN]]
