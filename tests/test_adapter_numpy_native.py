@@ -276,7 +276,8 @@ def test_plancheck_run_reports_only_int32_add_as_a_known_deviation(tmp_path):
     report = tmp_path / "add.json"
     xfail = ROOT / "docs" / "backends" / "numpy-native.xfail"
     command = [sys.executable, "-m", "conformance.cli", "run", "--backend", "numpy-native",
-               "--op", "add", "--workers", "0", "--xfail", str(xfail), "--report", str(report)]  # fmt: skip
+               "--op", "add", "--workers", "0", "--xfail", str(xfail),
+               "--report", str(report)]  # fmt: skip
     done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     data = json.loads(report.read_text())
