@@ -91,7 +91,7 @@ bits; ``sign(NaN)`` is 0; the vectorised ``fmod`` is wrong (NaN for
 ``fmod(1, 2**-149)``); ``sqrt`` is not correctly rounded; cumsum and conv are
 not sequential binary32 and matmul does not round its products; topk is not
 stable; the transcendental kernels are 1-2 ULP off; silu(-inf) and
-gelu(+-inf) are NaN, silu and gelu of tiny inputs underflow to 0, sigmoid
+(vectorised) gelu(+-inf) are NaN, silu and gelu of tiny inputs underflow to 0, sigmoid
 and silu are 0 from x = -89 on and gelu from x = -6 on.
 """
 
