@@ -529,7 +529,9 @@ class PlancheckState:
         if checker is not None and call.when == "call":
             record = checker.record()
             record["xfail"] = getattr(checker, "xfail", None)
-            report.plancheck = record
+            # as JSON text: pytest-xdist's channel (execnet) cannot carry every Python
+            # value a record holds, e.g. a weak int below -2**31 such as -(2**64)
+            report.plancheck = json.dumps(record)
         return report
 
     # -- hooks: the controller (or the only process) -----------------------------
@@ -622,6 +624,8 @@ class PlancheckState:
         if self.is_worker:
             return
         record = getattr(report, "plancheck", None)
+        if isinstance(record, str):
+            record = json.loads(record)
         if record is None:
             if report.failed and report.when in ("setup", "teardown", "???"):
                 case = self.case_of(report.nodeid)

@@ -63,6 +63,18 @@ class Crashes(CPUBackend):
     kernels = {**KERNELS, "sign": _die}
 
 
+def _mul_drops_huge_weak_ints(backend, plan, a, b):
+    out = KERNELS["mul"](backend, plan, a, b)
+    if isinstance(b, int) and b < -(2**40):  # execnet cannot send ints below -2**31
+        out[...] = 0
+    return out
+
+
+class HugeWeakInts(CPUBackend):
+    name = "hugeweak"
+    kernels = {**KERNELS, "mul": _mul_drops_huge_weak_ints}
+
+
 class WrongType(CPUBackend):
     name = "wrongtype"
     kernels = {**KERNELS, "abs": lambda backend, plan, x: [1.0]}
@@ -332,6 +344,21 @@ def test_a_crashing_worker_is_reported_and_the_run_goes_on(outside):
     assert crash["operation"] == "sign" and crash["problem"] == "crash"
     assert crash["repro"].startswith("plancheck repro --backend outside:Crashes")
     assert "the call the worker had started" in crash["note"]
+
+
+def test_failures_with_huge_ints_cross_the_xdist_channel(outside):
+    """A failing call holding a weak int below -2**31 reaches the controller intact."""
+    report = outside.path / "out.json"
+    result = outside.runpytest_subprocess(
+        "-p", "no:cacheprovider", "-n", "1", "--plancheck-backend", "outside:HugeWeakInts",
+        "--plancheck-op", "mul", "--plancheck-report", str(report), timeout=240,
+    )  # fmt: skip
+    assert result.ret == pytest.ExitCode.TESTS_FAILED, result.stdout.str()[-2000:]
+    data = _report(report)
+    assert data["complete"] and data["table"]["outside:HugeWeakInts"]["mul"]["status"] == "FAIL"
+    inputs = [text for f in data["failures"] for text in f["inputs"]]
+    huge = [int(t.split()[1]) for t in inputs if t.startswith("int ")]
+    assert huge and all(v < -(2**40) for v in huge), inputs
 
 
 def test_an_interrupted_run_keeps_what_it_measured(outside):
