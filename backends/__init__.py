@@ -2,9 +2,10 @@
 
 ``backends.get(name)`` returns a backend instance: ``"generic"`` (pure Python
 reference), ``"cpu"`` (vectorised numpy), the adapters of outside libraries
-``"numpy-native"``, ``"torch"`` and ``"jax"`` (``backends/adapters/``), or ``"package.module:attribute"``
-for an outside backend (a class is instantiated, a backend instance is
-returned as is, any other callable is called with no arguments).
+``"numpy-native"``, ``"torch"`` and ``"jax"`` (``backends/adapters/``), or
+``"package.module:attribute"`` for an outside backend (a class is
+instantiated, a backend instance is returned as is, any other callable is
+called with no arguments).
 """
 
 from __future__ import annotations

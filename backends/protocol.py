@@ -15,6 +15,14 @@ strides ...).  It must obtain its plan from the central planner
 raises, and raise every planning, shape and index error before it allocates a
 result.  A backend may expose ``allocations`` (an int that grows with every
 result allocation) so tests can prove that errors come first.
+
+Optional fast exchange: a backend may also have ``from_numpy(array) ->
+native`` and ``to_numpy(native) -> numpy.ndarray`` (float32/int32/bool arrays,
+bits kept, signalling NaNs included).  The exhaustive sweep
+(``plancheck exhaustive``) uses them when present instead of going through
+:class:`oracle.Tensor`, which holds Float32 values as Python floats (so it is
+slow for 2**20 elements at a time, and a signalling NaN becomes quiet on the
+way).
 """
 
 from __future__ import annotations

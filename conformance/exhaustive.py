@@ -129,6 +129,20 @@ def sampled_shards(count: int, every: int = 1) -> list[int]:
     return list(range(every // 2 if every > 1 else 0, count, every))
 
 
+def default_shards(shards: int | None, sample: int) -> int:
+    """The shard count: *shards* when given, else 64 for a full sweep and ``512 K``
+    for a ``1/K`` sample.
+
+    With 512 K shards each is ``2**23 / K`` patterns wide and every K-th one
+    is taken, so the sample holds one slice of every binade (the subnormals
+    and both signs included); with few large shards a sample would be a few
+    contiguous blocks of the input space.
+    """
+    if shards is not None:
+        return shards
+    return DEFAULT_SHARDS if sample <= 1 else 512 * sample
+
+
 def parse_shard(text: str) -> tuple[int, int]:
     """``"I/N"`` -> (I, N)."""
     index, slash, count = text.partition("/")
@@ -206,10 +220,22 @@ def runner(name: str) -> Callable[[str, np.ndarray], np.ndarray]:
     import backends
 
     backend = backends.get(name)
+    if name == "cpu":  # numpy arrays are the cpu backend's native tensors
+
+        def run_cpu(op: str, x: np.ndarray) -> np.ndarray:
+            return np.asarray(backend.execute(op, x))
+
+        return run_cpu
+    if callable(getattr(backend, "from_numpy", None)) and callable(
+        getattr(backend, "to_numpy", None)
+    ):  # the optional fast exchange of backends/protocol.py: bits (and sNaNs) kept
+
+        def run_numpy(op: str, x: np.ndarray) -> np.ndarray:
+            return np.asarray(backend.to_numpy(backend.execute(op, backend.from_numpy(x))))
+
+        return run_numpy
 
     def run(op: str, x: np.ndarray) -> np.ndarray:
-        if name == "cpu":  # numpy arrays are the cpu backend's native tensors
-            return np.asarray(backend.execute(op, x))
         from oracle import Tensor
 
         native = backend.from_tensor(Tensor.from_numpy(x))
@@ -732,7 +758,13 @@ def add_arguments(parser) -> None:
         help="input dtype (Int32 only for the activations)",
     )
     parser.add_argument("--shard", help="run only shard I/N (default: every shard)")
-    parser.add_argument("--shards", type=int, default=DEFAULT_SHARDS, help="shard count N")
+    parser.add_argument(
+        "--shards",
+        type=int,
+        default=None,
+        help=f"shard count N (default {DEFAULT_SHARDS}; with --sample K, 512 K: one "
+        "2**23/K slice of every binade)",
+    )
     parser.add_argument(
         "--sample", type=int, default=1, help="K: only every K-th shard (a 1/K stratified sample)"
     )
@@ -796,7 +828,7 @@ def main(arguments) -> int:
     also = [a for a in arguments.also.split(",") if a]
     if arguments.table:
         return _tables(arguments, plans)
-    count = selected[1] if selected else arguments.shards
+    count = selected[1] if selected else default_shards(arguments.shards, arguments.sample)
     indices = [selected[0]] if selected else sampled_shards(count, arguments.sample)
     if arguments.jobs > 1:
         status = _pytest(arguments, plans, count, also)

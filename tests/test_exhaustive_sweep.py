@@ -16,7 +16,7 @@ Environment (all optional):
 ``PLANCHECK_EXHAUSTIVE_BACKEND``   backend to certify (default ``cpu``)
 ``PLANCHECK_EXHAUSTIVE_PLANS``     comma list of plans (``exp:Float32,exp:Int32``)
 ``PLANCHECK_EXHAUSTIVE_OPS``       comma list of operations (both dtypes)
-``PLANCHECK_EXHAUSTIVE_SHARDS``    shard count N (default 64)
+``PLANCHECK_EXHAUSTIVE_SHARDS``    shard count N (default 64; 512 K with a sample)
 ``PLANCHECK_EXHAUSTIVE_STATE``     state file (default ``.plancheck/exhaustive.jsonl``)
 ``PLANCHECK_EXHAUSTIVE_ULP_BUDGET`` ULP budget for correctly rounded plans (default 0)
 ``PLANCHECK_EXHAUSTIVE_ALSO``      backends measured alongside (``numpy-float32``)
@@ -38,12 +38,16 @@ pytestmark = pytest.mark.exhaustive
 
 _ENV = os.environ.get
 BACKEND = _ENV("PLANCHECK_EXHAUSTIVE_BACKEND", "cpu")
-SHARDS = int(_ENV("PLANCHECK_EXHAUSTIVE_SHARDS", str(exhaustive.DEFAULT_SHARDS)))
+
 STATE = _ENV("PLANCHECK_EXHAUSTIVE_STATE", str(exhaustive.DEFAULT_STATE))
 BUDGET = int(_ENV("PLANCHECK_EXHAUSTIVE_ULP_BUDGET", "0"))
 ALSO = [name for name in _ENV("PLANCHECK_EXHAUSTIVE_ALSO", "").split(",") if name]
 FRESH = _ENV("PLANCHECK_EXHAUSTIVE_FRESH", "") == "1"
 SAMPLE = int(_ENV("PLANCHECK_EXHAUSTIVE_SAMPLE", "1"))
+SHARDS = exhaustive.default_shards(
+    int(_ENV("PLANCHECK_EXHAUSTIVE_SHARDS")) if _ENV("PLANCHECK_EXHAUSTIVE_SHARDS") else None,
+    SAMPLE,
+)
 
 
 def _plans() -> list[str]:

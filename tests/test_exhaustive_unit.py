@@ -509,3 +509,55 @@ def test_sampled_shards_are_evenly_spread():
     assert X.sampled_shards(4096, 64) == list(range(32, 4096, 64))
     starts = [X.shard_range(i, 4096)[0] for i in X.sampled_shards(4096, 64)]
     assert len(starts) == 64 and all(b - a == 64 << 20 for a, b in itertools.pairwise(starts))
+
+
+@pytest.mark.parametrize("sample", [2, 64, 4096])
+def test_a_sample_takes_a_slice_of_every_binade(sample):
+    count = X.default_shards(None, sample)
+    assert X.default_shards(None, 1) == X.DEFAULT_SHARDS and X.default_shards(7, sample) == 7
+    binades = set()
+    for index in X.sampled_shards(count, sample):
+        start, stop = X.shard_range(index, count)
+        assert stop - start == (1 << 23) // sample
+        binades.add(start >> 23)  # sign and exponent field
+    assert binades == set(range(512))  # both signs, subnormals, every exponent, inf/NaN
+
+
+class _NumpyExchange:
+    """A backend with the optional fast exchange; it records that it was used."""
+
+    name = "exchange"
+
+    def __init__(self):
+        import backends
+
+        self.cpu = backends.get("cpu")
+        self.exchanged = 0
+
+    def from_tensor(self, tensor):  # the slow path must not be taken
+        raise AssertionError("the sweep went through oracle.Tensor")
+
+    def to_tensor(self, native):
+        raise AssertionError("the sweep went through oracle.Tensor")
+
+    def from_numpy(self, array):
+        self.exchanged += 1
+        return array.copy()
+
+    def to_numpy(self, native):
+        return np.asarray(native)
+
+    def execute(self, operation, *args, **options):
+        return self.cpu.execute(operation, *args, **options)
+
+
+def test_the_fast_exchange_keeps_signalling_nans(monkeypatch):
+    backend = _NumpyExchange()
+    monkeypatch.setattr("backends.get", lambda name: backend)
+    run = X.runner("exchange")
+    x = np.array([0x7F800001, 0xFF800001, 0x7FA00000, 0x3F800000], np.uint32).view(np.float32)
+    out = run("neg", x)
+    assert backend.exchanged == 1
+    assert out.view(np.uint32).tolist() == [0xFF800001, 0x7F800001, 0xFFA00000, 0xBF800000]
+    (result,) = X.check_range(run, "neg:Float32", 0x7F800000, 0x7F800000 + 4096)
+    assert result.non_conforming == 0

@@ -102,6 +102,10 @@ class JaxBackend(ArrayNamespaceBackend):
     def from_tensor(self, tensor: Tensor) -> Any:
         return jax.device_put(tensor.to_numpy(), self.device)
 
+    def from_numpy(self, array: np.ndarray) -> Any:
+        """The optional fast exchange (``backends/protocol.py``), bits kept."""
+        return jax.device_put(np.array(array, copy=True), self.device)
+
     def to_numpy(self, native: Any) -> np.ndarray:
         if not isinstance(native, jax.Array):
             raise TypeError(f"expected a jax.Array, got {type(native).__name__}")

@@ -73,6 +73,10 @@ class NumpyNativeBackend(ArrayNamespaceBackend):
     def from_tensor(self, tensor: Tensor) -> np.ndarray:
         return tensor.to_numpy()
 
+    def from_numpy(self, array: np.ndarray) -> np.ndarray:
+        """The optional fast exchange (``backends/protocol.py``): a copy, bits kept."""
+        return np.array(array, copy=True)
+
     def to_numpy(self, native: Any) -> np.ndarray:
         if not isinstance(native, (np.ndarray, np.generic)):
             raise TypeError(f"expected a numpy array, got {type(native).__name__}")

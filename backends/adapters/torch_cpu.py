@@ -645,6 +645,17 @@ class TorchBackend(KernelBackend):
             return torch.from_numpy(wide.astype(np.float32))
         return torch.from_numpy(tensor.to_numpy())
 
+    def from_numpy(self, array: np.ndarray) -> torch.Tensor:
+        """The optional fast exchange (``backends/protocol.py``): a copy, bits kept."""
+        return torch.from_numpy(np.array(array, copy=True))
+
+    def to_numpy(self, native: Any) -> np.ndarray:
+        """*native* as a new numpy array, bits kept (TypeError for anything else)."""
+        if not isinstance(native, torch.Tensor):
+            raise TypeError(f"expected a torch.Tensor, got {type(native).__name__}")
+        self.dtype_of(native)
+        return native.detach().numpy().copy()
+
     def to_tensor(self, native: Any) -> Tensor:
         if not isinstance(native, torch.Tensor):
             raise TypeError(f"expected a torch.Tensor, got {type(native).__name__}")
