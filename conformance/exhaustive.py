@@ -791,6 +791,12 @@ def add_arguments(parser) -> None:
         action="store_true",
         help="only print the accuracy table of --backend from the state",
     )
+    parser.add_argument(
+        "--certification",
+        action="store_true",
+        help="only print the certification table of --backend (beside the --also "
+        "backends' accuracy) from the state",
+    )
     parser.add_argument("--markdown", help="write the accuracy table (Markdown) here")
     parser.add_argument("--json", help="write the accuracy table (JSON) here")
     parser.add_argument("--no-progress", action="store_true")
@@ -826,6 +832,14 @@ def main(arguments) -> int:
         print(f"plancheck exhaustive: {error}", file=sys.stderr)
         return 2
     also = [a for a in arguments.also.split(",") if a]
+    if arguments.certification:
+        summaries = {
+            name: {x.plan: x for x in summarise(load_state(arguments.state), name)}
+            for name in [arguments.backend, *also]
+        }
+        text = certification_table(plans, summaries, arguments.backend, also)
+        print(text, end="")
+        return 0 if summaries[arguments.backend] else 1
     if arguments.table:
         return _tables(arguments, plans)
     count = selected[1] if selected else default_shards(arguments.shards, arguments.sample)
@@ -921,6 +935,38 @@ def _pytest(arguments, plans: list[str], count: int, also: list[str]) -> int:
         index = parse_shard(arguments.shard)[0]
         command += ["-k", f"s{index:03d}of{count:03d}"]
     return subprocess.call(command, env=env, cwd=sweep.parents[1])
+
+
+def certification_table(
+    plans: list[str],
+    summaries: dict[str, dict[str, PlanSummary]],
+    backend: str,
+    also: list[str],
+) -> str:
+    """Markdown: per plan, the coverage and verdict of *backend*, and the accuracy
+    (max ULP, share not correctly rounded) of every *also* backend beside it."""
+    head = "| plan | coverage | inputs checked | " + backend + ": non-conforming | max ULP |"
+    rule = "|---|---|---:|---:|---:|"
+    for name in also:
+        head += f" {name}: max ULP | {name}: not correctly rounded |"
+        rule += "---:|---:|"
+    lines = [head, rule]
+    for plan in plans:
+        s = summaries[backend].get(plan)
+        if s is None:
+            lines.append(f"| {plan} | not run | | | |" + " | |" * len(also))
+            continue
+        coverage = "**all 2**32**" if s.complete else f"sample, {100 * s.covered / TOTAL:.2f}%"
+        row = f"| {plan} | {coverage} | {s.inputs:,} | {s.non_conforming:,} | {s.max_ulp} |"
+        for name in also:
+            m = summaries[name].get(plan)
+            if m is None:
+                row += " n/a | n/a |"
+            else:
+                share = 100 * m.not_correctly_rounded / m.inputs if m.inputs else 0.0
+                row += f" {m.max_ulp} | {m.not_correctly_rounded:,} ({share:.3g}%) |"
+        lines.append(row)
+    return "\n".join(lines) + "\n"
 
 
 def _tables(arguments, plans: list[str]) -> int:

@@ -473,6 +473,15 @@ def test_cli_exhaustive_shard_summary_and_table(tmp_path, capsys):
     assert code == 0
     assert "| exp:Float32 | 65,536 |" in markdown.read_text()
     assert json.loads(js.read_text())["plans"][0]["inputs"] == 65536
+    capsys.readouterr()
+    certification = ["exhaustive", "--certification", "--op", "neg,exp,sin", "--dtype", "Float32"]
+    code = cli_main([*certification, "--also", "numpy-float32", "--state", str(state)])
+    rows = {line.split(" | ")[0][2:]: line for line in capsys.readouterr().out.splitlines()}
+    assert code == 0
+    # 65,536 inputs, 0 non-conforming, max 0 ULP; numpy's measured figures beside them
+    assert rows["neg:Float32"].startswith("| neg:Float32 | sample, 0.00% | 65,536 | 0 | 0 | 0 | 0 ")
+    assert rows["exp:Float32"].startswith("| exp:Float32 | sample, 0.00% | 65,536 | 0 | 0 |")
+    assert "not run" in rows["sin:Float32"]
     assert cli_main(["exhaustive", "--op", "nosuch", "--state", str(state)]) == 2
 
 
