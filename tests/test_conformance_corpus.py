@@ -147,7 +147,9 @@ def test_ulp_budget_never_covers_special_values():
         nudged = np.nextafter(out, np.float32(np.inf), dtype=np.float32)
         return np.where(regular, nudged, out).astype(np.float32)
 
-    assert not check_corpus(EXP, one_ulp_off, reference, nan_bits=False).ok
+    failing = check_corpus(EXP, one_ulp_off, reference, nan_bits=False)
+    assert not failing.ok and failing.max_ulp == 1  # failing cases count in max_ulp too
+    assert "(max 1 ULP)" in str(failing).splitlines()[0]
     result = check_corpus(EXP, one_ulp_off, reference, nan_bits=False, ulp_budget=1)
     assert result.ok and result.max_ulp == 1
 
