@@ -334,6 +334,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _exhaustive_module().add_arguments(exhaustive)
     exhaustive.set_defaults(handler=lambda arguments: _exhaustive_module().main(arguments))
+    plot = commands.add_parser(
+        "plot",
+        help="draw one unary operation's ULP error against its input (PNG; extra 'plot')",
+        description="Example: plancheck plot --backend numpy-float32 --op exp --out exp.png",
+    )
+    from . import plot as plot_module
+
+    plot_module.add_arguments(plot)
+    plot.set_defaults(handler=plot_module.main)
     _add_run_parsers(commands)
     return parser
 
