@@ -220,12 +220,6 @@ def runner(name: str) -> Callable[[str, np.ndarray], np.ndarray]:
     import backends
 
     backend = backends.get(name)
-    if name == "cpu":  # numpy arrays are the cpu backend's native tensors
-
-        def run_cpu(op: str, x: np.ndarray) -> np.ndarray:
-            return np.asarray(backend.execute(op, x))
-
-        return run_cpu
     if callable(getattr(backend, "from_numpy", None)) and callable(
         getattr(backend, "to_numpy", None)
     ):  # the optional fast exchange of backends/protocol.py: bits (and sNaNs) kept
@@ -833,8 +827,9 @@ def main(arguments) -> int:
         return 2
     also = [a for a in arguments.also.split(",") if a]
     if arguments.certification:
+        records = load_state(arguments.state)
         summaries = {
-            name: {x.plan: x for x in summarise(load_state(arguments.state), name)}
+            name: {x.plan: x for x in summarise(records, name)}
             for name in [arguments.backend, *also]
         }
         text = certification_table(plans, summaries, arguments.backend, also)

@@ -65,9 +65,9 @@ def sample_errors(
     x = patterns.view(np.float32)
     expected = V.certified(op, x)
     actual = np.asarray(exhaustive.runner(backend)(op, x))
-    e, a = expected.view(np.uint32).astype(np.int64), actual.view(np.uint32).astype(np.int64)
-    ordinal = lambda b: np.where(b & 0x80000000, -(b & 0x7FFFFFFF), b & 0x7FFFFFFF)  # noqa: E731
-    ulps = np.abs(ordinal(e) - ordinal(a))
+    ulps = np.abs(
+        exhaustive._ordinal(expected.view(np.uint32)) - exhaustive._ordinal(actual.view(np.uint32))
+    )
     e_nan, a_nan = np.isnan(expected), np.isnan(actual)
     ulps[e_nan & a_nan] = 0
     ulps[e_nan ^ a_nan] = -1

@@ -80,6 +80,13 @@ class CPUBackend(KernelBackend):
     def from_tensor(self, tensor: Tensor) -> np.ndarray:
         return tensor.to_numpy()
 
+    def from_numpy(self, array: np.ndarray) -> np.ndarray:
+        """The optional fast exchange (``backends/protocol.py``): arrays are native here."""
+        return array
+
+    def to_numpy(self, native: Any) -> np.ndarray:
+        return np.asarray(native)
+
     def to_tensor(self, native: Any) -> Tensor:
         if not isinstance(native, np.ndarray):
             raise TypeError(f"expected a numpy array, got {type(native).__name__}")
