@@ -786,7 +786,8 @@ def _double_rounds(value: Any) -> bool:
     if abs(v) >= 2**1024:
         return False
     via = Fraction(float(v))
-    return via != v and _is_midpoint(via) and not _is_midpoint(Fraction(v))
+    # via != v: v itself is no binary32 midpoint (those have 25 bits, exact in binary64)
+    return via != v and _is_midpoint(via)
 
 
 def weak_classes_of(value: Any, convert_to: Any) -> set[Boundary]:

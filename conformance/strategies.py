@@ -741,6 +741,15 @@ ORDER_GROUPS: tuple[tuple[tuple[float, ...], int, bool], ...] = (
     ((0.0, -0.0), 1, True),
 )
 _CONVERSION_INTS = (2**24 + 1, 2**25 + 1, -(2**24 + 3))
+#: conv_general parameters of one spatial dimension: stride 1, no padding, no
+#: dilation, one group
+_CONV_1D_PLAIN: dict[str, Any] = {
+    "window_strides": (1,),
+    "padding": ((0, 0),),
+    "lhs_dilation": (1,),
+    "rhs_dilation": (1,),
+    "feature_group_count": 1,
+}
 
 
 def _neutral(dtype: Any) -> Any:
@@ -833,14 +842,7 @@ def _embed(
         n = len(group)
         lhs = _tensor_of(F32, group, (1, 1, n))
         rhs = _tensor_of(F32, [1.0] * n, (1, 1, n))
-        parameters = {
-            "window_strides": (1,),
-            "padding": ((0, 0),),
-            "lhs_dilation": (1,),
-            "rhs_dilation": (1,),
-            "feature_group_count": 1,
-        }
-        return _make(plan, [lhs, rhs], parameters, note=note)
+        return _make(plan, [lhs, rhs], dict(_CONV_1D_PLAIN), note=note)
     if family is Family.SCATTER_ADD:
         if not _fits(F32, group) or not group:
             return None
@@ -967,18 +969,12 @@ def _rounded_products_example(plan: OperationPlan) -> Call:
     """
     lhs_values = (-(1 + 2.0**-22), 1 + 2.0**-23)
     rhs_values = (1.0, 1 + 2.0**-23)
+    note = "products whose rounding changes the sum"
     if plan_facts(plan).family is Family.MATMUL:
         lhs, rhs = Tensor(F32, (1, 2), lhs_values), Tensor(F32, (2, 1), rhs_values)
-        return _make(plan, [lhs, rhs], note="products whose rounding changes the sum")
+        return _make(plan, [lhs, rhs], note=note)
     lhs, rhs = Tensor(F32, (1, 1, 2), lhs_values), Tensor(F32, (1, 1, 2), rhs_values)
-    parameters = {
-        "window_strides": (1,),
-        "padding": ((0, 0),),
-        "lhs_dilation": (1,),
-        "rhs_dilation": (1,),
-        "feature_group_count": 1,
-    }
-    return _make(plan, [lhs, rhs], parameters, note="products whose rounding changes the sum")
+    return _make(plan, [lhs, rhs], dict(_CONV_1D_PLAIN), note=note)
 
 
 def _elementwise_extremum_examples(plan: OperationPlan) -> list[Call]:
@@ -1120,13 +1116,7 @@ def _structural_examples(plan: OperationPlan) -> list[Call]:
         )
         return out
     if family is Family.CONV:
-        base = {
-            "window_strides": (1,),
-            "padding": ((0, 0),),
-            "lhs_dilation": (1,),
-            "rhs_dilation": (1,),
-            "feature_group_count": 1,
-        }
+        base = dict(_CONV_1D_PLAIN)
         variants = [
             ({"window_strides": (2,)}, (1, 1, 5), (1, 1, 2), "stride 2"),
             ({"padding": ((1, 2),)}, (1, 1, 3), (1, 1, 2), "padding"),
