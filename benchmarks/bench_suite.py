@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -138,5 +137,4 @@ def _markdown(d: dict) -> str:
 
 
 if __name__ == "__main__":
-    os.chdir(ROOT)
     sys.exit(main())
