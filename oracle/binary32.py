@@ -27,13 +27,17 @@ Format summary (binary32)::
     normal     (-1)**s * (2**23 + F) * 2**(E - 150)     1 <= E <= 254
     subnormal  (-1)**s * F * 2**-149                    E == 0
 
-NaN handling: Python floats are binary64, so a binary32 NaN is represented by
-the binary64 NaN that the platform's float->double conversion produces (the
-sign and the fraction bits are kept, shifted into the top of the binary64
-fraction).  On common hardware (x86-64 SSE, AArch64) that conversion *quiets*
-a signalling NaN, so the signalling bit pattern of a binary32 NaN cannot be
-carried in a Python float; use the integer bit functions (``classify_bits``)
-when the distinction matters.
+NaN handling: Python floats are binary64, so a binary32 quiet NaN is
+represented by the binary64 NaN that the platform's float->double conversion
+produces (the sign and the fraction bits are kept, shifted into the top of
+the binary64 fraction).  On common hardware (x86-64 SSE, AArch64) that
+conversion *quiets* a signalling NaN, so a plain float cannot carry a
+binary32 signalling NaN.  :class:`SignallingNaN` -- a float subclass whose
+value is that quiet NaN and which keeps the original pattern in ``.bits`` --
+carries one: :func:`from_bits_exact` returns it for signalling patterns,
+:func:`to_bits` returns its ``.bits``, and :func:`negate` / :func:`absolute`
+(the IEEE sign-bit operations) keep it signalling.  :func:`from_bits` still
+returns a plain (quiet) float for every pattern.
 """
 
 from __future__ import annotations
@@ -61,13 +65,17 @@ __all__ = [
     "PRECISION",
     "SIGN_BIT",
     "FloatClass",
+    "SignallingNaN",
+    "absolute",
     "binary32_context",
     "bits_array",
     "classify",
     "classify_bits",
     "from_bits",
+    "from_bits_exact",
     "from_ordinal",
     "is_binary32",
+    "negate",
     "next_down",
     "next_up",
     "ordinal",
@@ -331,6 +339,8 @@ def _as_float(x: Any, caller: str) -> float:
     """Return *x* as a Python float, refusing anything that would round."""
     if isinstance(x, float):
         return x
+    if isinstance(x, np.float32) and x != x:
+        return from_bits_exact(int(x.view(np.uint32)))  # keeps a signalling NaN
     if isinstance(x, np.floating) and x.dtype.itemsize <= 8:
         return float(x)  # float16/32/64 -> binary64 is exact
     raise TypeError(f"{caller}: expected a float, got {type(x).__name__} {x!r}")
@@ -382,9 +392,12 @@ def to_bits(x: float) -> int:
     ``struct.pack('f')``, i.e. by the platform's double->float conversion,
     which keeps the sign and the top fraction bits of a quiet NaN (a NaN
     produced by :func:`from_bits` from a quiet pattern round-trips exactly).
-    numpy float16/float32/float64 scalars are accepted.
+    A :class:`SignallingNaN` gives its ``.bits``; a numpy float32 scalar
+    gives its own bits.  numpy float16/float32/float64 scalars are accepted.
     """
     x = _as_float(x, "to_bits")
+    if isinstance(x, SignallingNaN):
+        return x.bits
     if math.isnan(x):
         return struct.unpack("<I", struct.pack("<f", x))[0]
     sign = SIGN_BIT if math.copysign(1.0, x) < 0 else 0
@@ -430,6 +443,76 @@ def from_bits(b: int) -> float:
         significand = fraction | 1 << _FRACTION_BITS
         magnitude = math.ldexp(float(significand), biased - _BIAS - _FRACTION_BITS)
     return -magnitude if b & SIGN_BIT else magnitude
+
+
+class SignallingNaN(float):
+    """A float NaN that carries the bit pattern of a binary32 signalling NaN.
+
+    ``SignallingNaN(bits)`` requires a signalling pattern (exponent field all
+    ones, fraction nonzero with the quiet bit 0x00400000 clear) and is
+    otherwise a ValueError.  The float value is the quiet NaN the platform's
+    conversion makes of it, so arithmetic treats it as IEEE arithmetic
+    treats a signalling operand (the result is a plain quiet NaN), while the
+    bit-copy paths -- :func:`to_bits`, :func:`negate`, :func:`absolute`,
+    and any code that passes the object itself along (selection, gather,
+    sort) -- keep the exact pattern.  ``repr`` names the pattern;
+    ``str`` is ``'nan'`` as for any NaN; pickling keeps the bits.
+    """
+
+    __slots__ = ("bits",)
+    bits: int
+
+    def __new__(cls, bits: int) -> SignallingNaN:
+        if isinstance(bits, (bool, float)) or not isinstance(bits, (int, np.integer)):
+            raise TypeError(f"SignallingNaN: expected an int bit pattern, got {bits!r}")
+        pattern = int(bits)
+        if not 0 <= pattern < 1 << 32 or classify_bits(pattern) is not FloatClass.SIGNALING_NAN:
+            raise ValueError(f"SignallingNaN: {pattern:#x} is not a binary32 signalling NaN")
+        quiet = struct.unpack("<f", pattern.to_bytes(4, "little"))[0]
+        self = super().__new__(cls, quiet)
+        self.bits = pattern
+        return self
+
+    def __reduce__(self) -> tuple[type, tuple[int]]:
+        return (type(self), (self.bits,))
+
+    def __repr__(self) -> str:
+        return f"SignallingNaN(0x{self.bits:08X})"
+
+    def __str__(self) -> str:
+        return "nan"
+
+
+def from_bits_exact(b: int) -> float:
+    """Like :func:`from_bits`, but a signalling NaN pattern is kept exactly.
+
+    Signalling patterns give a :class:`SignallingNaN` (``to_bits`` of it is
+    *b*); every other pattern gives the plain float :func:`from_bits` gives,
+    so ``to_bits(from_bits_exact(b)) == b`` for every *b* in [0, 2**32).
+    """
+    value = from_bits(b)
+    if value != value and not int(b) & _QUIET_BIT:
+        return SignallingNaN(b)
+    return value
+
+
+def negate(x: float) -> float:
+    """IEEE 754 ``negate``: *x* with its sign bit flipped and nothing else.
+
+    A bit operation, not arithmetic: a NaN keeps its payload and a signalling
+    NaN stays signalling (``negate(SignallingNaN(0x7F800001))`` has bits
+    0xFF800001).  ValueError for a float that is not a binary32 value.
+    """
+    return from_bits_exact(to_bits(x) ^ SIGN_BIT)
+
+
+def absolute(x: float) -> float:
+    """IEEE 754 ``abs``: *x* with its sign bit cleared and nothing else.
+
+    Like :func:`negate`, a bit operation that keeps NaN payloads and
+    signalling NaNs exactly.
+    """
+    return from_bits_exact(to_bits(x) & _MAGNITUDE_MASK)
 
 
 # ---------------------------------------------------------------------------
@@ -604,11 +687,11 @@ def classify_bits(b: int) -> FloatClass:
 def classify(x: float) -> FloatClass:
     """Classify the binary32 value *x* (a float holding a binary32 value).
 
-    Equivalent to ``classify_bits(to_bits(x))``.  Because a Python float
-    cannot carry a binary32 signalling NaN (see the module docstring), NaNs
-    classify as QUIET_NAN in practice; classify the bit pattern instead when
-    signalling NaNs matter.  Raises :class:`ValueError` for floats that are
-    not binary32 values.
+    Equivalent to ``classify_bits(to_bits(x))``.  A plain Python float cannot
+    carry a binary32 signalling NaN (see the module docstring), so only a
+    :class:`SignallingNaN` (or a numpy float32 scalar) classifies as
+    SIGNALING_NAN; every plain float NaN is QUIET_NAN.  Raises
+    :class:`ValueError` for floats that are not binary32 values.
     """
     return classify_bits(to_bits(x))
 

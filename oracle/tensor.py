@@ -2,15 +2,25 @@
 
 A Tensor is a dtype, a shape and the flat row-major tuple of its values:
 
-* ``DType.Float32`` -- Python floats, each holding an exact binary32 value
-  (NaN payloads and signs are kept as the binary32 -> binary64 conversion
-  keeps them);
+* ``DType.Float32`` -- Python floats, each holding an exact binary32 value.
+  Every element keeps its exact binary32 bit pattern: a quiet NaN's sign and
+  payload live in the float itself, and a signalling NaN (which a plain
+  float cannot carry) is a :class:`oracle.binary32.SignallingNaN`, a float
+  subclass holding its pattern;
 * ``DType.Int32`` -- Python ints in [-2**31, 2**31 - 1];
 * ``DType.Bool`` -- Python bools.
 
 Construction validates every value: a value of the wrong type is a TypeError,
 one that is not exactly representable in the dtype is a ValueError.  Nothing
 is ever rounded or wrapped on the way in.
+
+Bits in, bits out: :meth:`Tensor.from_bits` and :meth:`Tensor.from_numpy`
+take patterns exactly (signalling NaNs included), :meth:`Tensor.bits` and
+:meth:`Tensor.to_numpy` give them back exactly, and equality compares them.
+Code that copies elements should pass the value objects along unchanged (or
+go through bits); ``float(v)``, ``-v`` and numpy float64 round trips quiet a
+signalling NaN -- use :func:`oracle.binary32.negate` / ``absolute`` for the
+sign-bit operations.
 """
 
 from __future__ import annotations
@@ -37,8 +47,12 @@ TENSOR_DTYPES: dict[SimpleDType, np.dtype] = {
 
 
 def _float32_value(value: object) -> float:
+    if isinstance(value, binary32.SignallingNaN):
+        return value
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(f"a Float32 value must be a real number, got {value!r}")
+    if isinstance(value, np.float32):
+        return binary32.from_bits_exact(int(value.view(np.uint32)))
     as_float = float(value)
     if not math.isnan(as_float) and as_float != value:
         raise ValueError(f"{value!r} is not exactly representable as a Python float")
@@ -108,9 +122,49 @@ class Tensor:
         return cls(dtype, shape, tuple(_flatten(data, len(shape))))
 
     @classmethod
+    def from_bits(cls, dtype: SimpleDType, shape: Sequence[int], bits: Iterable[int]) -> Tensor:
+        """Build from element bit patterns, the inverse of :meth:`bits`.
+
+        Float32: binary32 patterns in [0, 2**32), kept exactly (signalling
+        NaNs included); Int32: two's complement patterns in [0, 2**32);
+        Bool: 0 or 1.  A pattern out of range is a ValueError, a non-integer
+        a TypeError.
+        """
+        patterns = tuple(bits)
+        for pattern in patterns:
+            if isinstance(pattern, (bool, float)) or not isinstance(pattern, (int, np.integer)):
+                raise TypeError(f"a bit pattern must be an int, got {pattern!r}")
+        limit = 2 if dtype is DType.Bool else 1 << 32
+        for pattern in patterns:
+            if not 0 <= pattern < limit:
+                raise ValueError(f"{dtype!r} bit pattern {pattern!r} is outside [0, {limit:#x})")
+        if dtype is DType.Float32:
+            values: tuple[Any, ...] = tuple(binary32.from_bits_exact(int(b)) for b in patterns)
+        elif dtype is DType.Int32:
+            values = tuple(int(b) - ((int(b) & 0x80000000) << 1) for b in patterns)
+        elif dtype is DType.Bool:
+            values = tuple(bool(b) for b in patterns)
+        else:
+            raise TypeError(f"a Tensor holds Float32, Int32 or Bool values, not {dtype!r}")
+        return cls(dtype, tuple(shape), values)
+
+    @classmethod
     def from_numpy(cls, array: np.ndarray) -> Tensor:
-        """Build from a float32, int32 or bool numpy array (copied)."""
+        """Build from a float32, int32 or bool numpy array (copied, bit for bit).
+
+        Float32 elements keep their exact patterns, signalling NaNs included.
+        """
         array = np.asarray(array)
+        if array.dtype == TENSOR_DTYPES[DType.Float32]:
+            values = array.ravel(order="C").tolist()
+            bits = np.ascontiguousarray(array).view(np.uint32).ravel(order="C")
+            quiet_field = bits & np.uint32(0x7FC00000)  # exponent and quiet bit
+            signalling = np.flatnonzero(
+                (quiet_field == np.uint32(0x7F800000)) & ((bits & np.uint32(0x003FFFFF)) != 0)
+            )
+            for flat in signalling.tolist():
+                values[flat] = binary32.SignallingNaN(int(bits[flat]))
+            return cls(DType.Float32, array.shape, tuple(values))
         for dtype, storage in TENSOR_DTYPES.items():
             if array.dtype == storage:
                 return cls(dtype, array.shape, tuple(array.ravel(order="C").tolist()))

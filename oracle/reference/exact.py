@@ -39,7 +39,14 @@ from fractions import Fraction
 
 import numpy as np
 
-from oracle.binary32 import SIGN_BIT, from_bits, is_binary32, round_fraction, to_bits
+from oracle.binary32 import (
+    absolute,
+    from_bits,
+    from_bits_exact,
+    is_binary32,
+    negate,
+    round_fraction,
+)
 
 __all__ = [
     "LEAKY_RELU_SLOPE",
@@ -75,7 +82,6 @@ LEAKY_RELU_SLOPE: float = from_bits(0x3C23D70A)
 bits 0x3C23D70A, exactly 0.00999999977648258209228515625."""
 
 _SLOPE_EXACT = Fraction(*LEAKY_RELU_SLOPE.as_integer_ratio())
-_MAGNITUDE_MASK = 0x7FFFFFFF
 _INF = math.inf
 # Every binary32 value of magnitude >= 2**23 is an integer.
 _INTEGRAL_FROM = 1 << 23
@@ -99,6 +105,8 @@ def binary32_operand(operation: str, position: int, x: object) -> float:
     """
     if isinstance(x, float):
         value = x
+    elif isinstance(x, np.float32):
+        value = from_bits_exact(int(x.view(np.uint32)))  # keeps a signalling NaN
     elif isinstance(x, np.floating) and x.dtype.itemsize <= 8:
         value = float(x)  # exact: float16/32/64 -> binary64
     else:
@@ -325,26 +333,22 @@ def sqrt(x: float) -> float:
 # ---------------------------------------------------------------------------
 
 
-def _flip_sign(x: float) -> float:
-    return from_bits(to_bits(x) ^ SIGN_BIT)
-
-
 def neg(x: float) -> float:
     """Negation: flips the sign bit and nothing else (a bit-copy operation).
 
     ``neg(+0) == -0``, ``neg(-inf) == +inf``; a NaN keeps its payload and
-    has its sign bit flipped.
+    has its sign bit flipped, and a signalling NaN stays signalling.
     """
-    return _flip_sign(binary32_operand("neg", 0, x))
+    return negate(binary32_operand("neg", 0, x))
 
 
 def abs(x: float) -> float:
     """Absolute value: clears the sign bit and nothing else (a bit copy).
 
     ``abs(-0) == +0``, ``abs(-inf) == +inf``; a NaN keeps its payload and
-    its sign bit is cleared.
+    its sign bit is cleared, and a signalling NaN stays signalling.
     """
-    return from_bits(to_bits(binary32_operand("abs", 0, x)) & _MAGNITUDE_MASK)
+    return absolute(binary32_operand("abs", 0, x))
 
 
 def select(cond: bool, on_true: float, on_false: float) -> float:
