@@ -7,9 +7,12 @@ error names the operation and what was wrong.
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Sequence
 from itertools import product
 from typing import Any
+
+from ..parameters import describe, is_flag, read_flag, read_int, read_items
 
 __all__ = [
     "AxisError",
@@ -31,16 +34,13 @@ class AxisError(ValueError, IndexError):
 
 
 def check_int(operation: str, name: str, value: Any) -> int:
-    """*value* as an int; a bool or non-integer is a TypeError."""
-    if isinstance(value, bool) or not hasattr(value, "__index__"):
-        raise TypeError(f"{operation}: {name} must be an int, got {value!r}")
-    return value.__index__()
+    """*value* as an int; a bool or a non-integer is a TypeError (see backends.parameters)."""
+    return read_int(operation, name, value)
 
 
 def check_bool(operation: str, name: str, value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError(f"{operation}: {name} must be a bool, got {value!r}")
-    return value
+    """*value* as a bool; it must be a bool or a ``numpy.bool_`` (TypeError otherwise)."""
+    return read_flag(operation, name, value)
 
 
 def normalize_axis(operation: str, axis: Any, ndim: int) -> int:
@@ -55,12 +55,17 @@ def normalize_axes(operation: str, axis: Any, ndim: int) -> tuple[int, ...]:
     """None (every axis), an int or a tuple of ints, as sorted axes; duplicates are errors."""
     if axis is None:
         return tuple(range(ndim))
-    if isinstance(axis, list):
-        raise TypeError(f"{operation}: axis must be None, an int or a tuple of ints, got {axis!r}")
-    names = axis if isinstance(axis, tuple) else (axis,)
+    if isinstance(axis, tuple):
+        names = read_items(operation, "axis", axis, "None, an int or a tuple of ints")
+    elif is_flag(axis) or not isinstance(axis, numbers.Integral):
+        raise TypeError(
+            f"{operation}: axis must be None, an int or a tuple of ints, got {describe(axis)}"
+        )
+    else:
+        names = (axis,)
     axes = [normalize_axis(operation, a, ndim) for a in names]
     if len(set(axes)) != len(axes):
-        raise ValueError(f"{operation}: axis {axis!r} names an axis more than once")
+        raise ValueError(f"{operation}: axis {describe(axis)} names an axis more than once")
     return tuple(sorted(axes))
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from oracle import Arithmetic, OperationPlan
 
+from ..parameters import read_items
 from . import convert
 from .binary32 import is_nan
 from .elementwise import add, elementwise_kernel, maximum, minimum, mul
@@ -51,27 +52,40 @@ def matmul(backend: Any, plan: OperationPlan, a: Any, b: Any):
 
 
 def _int_tuple(name: str, value: Any, count: int, default: int, minimum: int) -> tuple[int, ...]:
+    """A tuple or list of *count* ints >= *minimum* (None: the default), checked as the
+    oracle does: the container (TypeError), each entry (TypeError), the count, the minimum."""
     if value is None:
         return (default,) * count
-    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or len(value) != count:
-        raise ValueError(f"conv_general: {name} must be {count} ints, got {value!r}")
-    result = tuple(check_int("conv_general", name, v) for v in value)
-    if any(v < minimum for v in result):
-        raise ValueError(f"conv_general: every {name} entry must be >= {minimum}, got {value!r}")
+    items = read_items("conv_general", name, value, f"a tuple or list of {count} ints")
+    result = tuple(check_int("conv_general", f"{name}[{i}]", v) for i, v in enumerate(items))
+    if len(result) != count:
+        raise ValueError(
+            f"conv_general: {name} has {len(result)} entries; the lhs has {count} spatial "
+            "dimensions"
+        )
+    for i, v in enumerate(result):
+        if v < minimum:
+            raise ValueError(f"conv_general: {name}[{i}] = {v} must be at least {minimum}")
     return result
 
 
 def _padding(value: Any, count: int) -> tuple[tuple[int, int], ...]:
+    """A tuple or list of *count* (low, high) int pairs; negative entries crop."""
     if value is None:
         return ((0, 0),) * count
-    if not isinstance(value, Sequence) or len(value) != count:
-        raise ValueError(f"conv_general: padding must be {count} (low, high) pairs, got {value!r}")
+    entries = read_items("conv_general", "padding", value, "a tuple or list of (low, high) pairs")
     pairs = []
-    for pair in value:
-        if not isinstance(pair, Sequence) or len(pair) != 2:
-            raise ValueError(f"conv_general: padding entries are (low, high) pairs, got {pair!r}")
-        pairs.append(tuple(check_int("conv_general", "padding", p) for p in pair))
-    return tuple(pairs)  # type: ignore[return-value]
+    for i, entry in enumerate(entries):
+        pair = read_items("conv_general", f"padding[{i}]", entry, "a (low, high) pair of ints")
+        if len(pair) != 2:
+            raise ValueError(f"conv_general: padding[{i}] has {len(pair)} entries, not (low, high)")
+        low, high = (check_int("conv_general", f"padding[{i}][{j}]", p) for j, p in enumerate(pair))
+        pairs.append((low, high))
+    if len(pairs) != count:
+        raise ValueError(
+            f"conv_general: padding has {len(pairs)} pairs; the lhs has {count} spatial dimensions"
+        )
+    return tuple(pairs)
 
 
 def _dilated(extent: int, dilation: int) -> int:
@@ -109,7 +123,14 @@ def _conv_geometry(lhs_shape, rhs_shape, strides_, padding, lhs_dilation, rhs_di
         )
     out_spatial = []
     for d in range(count):
-        padded = padding[d][0] + _dilated(lhs_shape[2 + d], lhs_dilation[d]) + padding[d][1]
+        dilated = _dilated(lhs_shape[2 + d], lhs_dilation[d])
+        padded = padding[d][0] + dilated + padding[d][1]
+        if padded < 0:
+            raise ValueError(
+                f"conv_general: padding {padding[d]} of spatial dimension {d} leaves a negative "
+                f"extent {padded} (dilated input extent {dilated}; shapes {lhs_shape} and "
+                f"{rhs_shape})"
+            )
         window = _dilated(rhs_shape[2 + d], rhs_dilation[d])
         out_spatial.append((padded - window) // strides_[d] + 1 if padded >= window else 0)
     return strides_, padding, lhs_dilation, rhs_dilation, groups, tuple(out_spatial)
@@ -254,20 +275,26 @@ def _stable_order(line: Sequence[float], descending: bool) -> list[int]:
     return sorted(range(len(line)), key=key, reverse=descending)
 
 
+#: sort's k: the whole line (topk's k is validated; None there is a TypeError)
+_WHOLE_LINE = object()
+
+
 def _ordered(backend, plan, x, axis, flag: str, descending: Any, k: Any, take_indices: bool):
-    """The first *k* (all when None) of each line's stable order, as values or positions."""
+    """The first *k* (all for sort) of each line's stable order, as values or positions.
+
+    Checked in the oracle's order: operand, axis, k, then the flag."""
     operation = plan.operation
     shape, values = convert.operand(plan, 0, x)
     axis = normalize_axis(operation, axis, len(shape))
-    descending = check_bool(operation, flag, descending)
     extent = shape[axis]
-    k = extent if k is None else check_int(operation, "k", k)
-    if not 0 <= k <= extent:
-        raise ValueError(f"{operation}: k = {k} must lie in [0, {extent}]")
-    out_shape = (*shape[:axis], k, *shape[axis + 1 :])
+    count = extent if k is _WHOLE_LINE else check_int(operation, "k", k)
+    if not 0 <= count <= extent:
+        raise ValueError(f"{operation}: k = {count} must lie in [0, {extent}]")
+    descending = check_bool(operation, flag, descending)
+    out_shape = (*shape[:axis], count, *shape[axis + 1 :])
     result: list[Any] = [None] * math.prod(out_shape)
     for line, out_line in zip(axis_slices(shape, axis), axis_slices(out_shape, axis)):
-        order = _stable_order([values[i] for i in line], descending)[:k]
+        order = _stable_order([values[i] for i in line], descending)[:count]
         for slot, position in zip(out_line, order):
             result[slot] = position if take_indices else values[line[position]]
     return backend.result(plan, out_shape, result)
@@ -275,7 +302,7 @@ def _ordered(backend, plan, x, axis, flag: str, descending: Any, k: Any, take_in
 
 def _sort(take_indices: bool) -> Callable[..., Any]:
     def kernel(backend: Any, plan: OperationPlan, x: Any, axis: Any = -1, descending: Any = False):
-        return _ordered(backend, plan, x, axis, "descending", descending, None, take_indices)
+        return _ordered(backend, plan, x, axis, "descending", descending, _WHOLE_LINE, take_indices)
 
     return kernel
 
