@@ -38,6 +38,9 @@ from oracle import (  # noqa: E402
 )
 from oracle import vectorised as V  # noqa: E402
 
+# The backends are silent on IEEE exceptions: a RuntimeWarning is a failure.
+pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")
+
 PLANS = resolvable_plans()
 LIBRARY_FAULTS = {
     Problem.WRONG_VALUE,

@@ -35,6 +35,9 @@ from oracle import (
 )
 from oracle import vectorised as V
 
+# The backends are silent on IEEE exceptions: a RuntimeWarning is a failure.
+pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")
+
 ROOT = Path(__file__).resolve().parent.parent
 PLANS = resolvable_plans()
 #: what numpy may get wrong; anything else (wrong type, dtype or shape, a crash

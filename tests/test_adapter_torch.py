@@ -34,6 +34,9 @@ from oracle import (  # noqa: E402
 )
 from oracle.binary32 import from_bits  # noqa: E402
 
+# The backends are silent on IEEE exceptions: a RuntimeWarning is a failure.
+pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")
+
 ROOT = Path(__file__).resolve().parents[1]
 XFAIL = ROOT / "docs" / "backends" / "torch.xfail"
 

@@ -26,6 +26,9 @@ from backends.cpu.elementwise import LEAKY_RELU_SLOPE
 from oracle import DType, Tensor, operation_execution_options
 from oracle.binary32 import binary32_context, round_mpfr
 
+# The backends are silent on IEEE exceptions: a RuntimeWarning is a failure.
+pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")
+
 F32 = np.float32
 I32 = np.int32
 INT32_MAX, INT32_MIN = 2**31 - 1, -(2**31)

@@ -34,6 +34,9 @@ from oracle import (
 )
 from oracle.plan import OperandRole
 
+# The backends are silent on IEEE exceptions: a RuntimeWarning is a failure.
+pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")
+
 F32, I32, BOOL, F64 = DType.Float32, DType.Int32, DType.Bool, DType.Float64
 INT32_MAX, INT32_MIN = 2**31 - 1, -(2**31)
 

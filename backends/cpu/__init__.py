@@ -17,6 +17,12 @@ Native values
 * Results are always new ``numpy.ndarray`` objects (0-d arrays, never numpy
   scalars) of the plan's output dtype.
 
+Every call runs inside ``numpy.errstate(all="ignore")``: the IEEE
+exceptions (overflow, underflow, invalid, division by zero -- a signalling
+NaN's invalid flag included) have the results the policy specifies and are
+never signalled, so the backend is silent under ``np.seterr(all="raise")``
+and ``-W error`` alike.
+
 Every kernel is ``kernel(backend, plan, *forward_args)``, reads the plan and
 never re-decides a dtype; every planning, shape, axis, parameter, index and
 Int32 overflow error is raised before ``allocated()`` is called (once per
@@ -31,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from oracle import DType, Tensor
+from oracle import DType, OperationExecutionOptions, SimpleDType, Tensor
 
 from ..dispatch import KernelBackend
 from . import elementwise, reductions, structured, transcendental
@@ -76,6 +82,19 @@ class CPUBackend(KernelBackend):
                 f"dtype {value.dtype.str!r} ({value.dtype})"
             )
         return dtype
+
+    def execute(
+        self,
+        operation: str,
+        *args: Any,
+        accumulator_dtype: SimpleDType | None = None,
+        options: OperationExecutionOptions | None = None,
+    ) -> Any:
+        """The central plan executed by this backend's kernel, IEEE flags unsignalled."""
+        with np.errstate(all="ignore"):
+            return super().execute(
+                operation, *args, accumulator_dtype=accumulator_dtype, options=options
+            )
 
     def from_tensor(self, tensor: Tensor) -> np.ndarray:
         return tensor.to_numpy()
