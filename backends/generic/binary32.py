@@ -8,6 +8,10 @@ and rounds it once: to nearest, ties to even, with subnormals and overflow to
 infinity.  Nothing here raises for an IEEE exception.
 
 Written independently of ``oracle.binary32`` so that the oracle can check it.
+The one name taken from it is :class:`~oracle.binary32.SignallingNaN`, the
+exchange format's carrier of a binary32 signalling NaN (a plain float cannot
+hold one): the sign-bit operations build a new one with the flipped or
+cleared sign, and every other copy passes the object itself along.
 
 Binary64 as a stepping stone: for binary32 operands, binary64 ``+ - * /`` and
 ``math.sqrt`` followed by one rounding to binary32 equal the correctly rounded
@@ -21,6 +25,8 @@ from __future__ import annotations
 import math
 import struct
 from typing import Any
+
+from oracle.binary32 import SignallingNaN
 
 __all__ = [
     "INF",
@@ -44,6 +50,7 @@ INF = math.inf
 NAN = math.nan
 
 _SIGN_64 = 1 << 63
+_SIGN_32 = 1 << 31
 #: binary64 fraction bits a binary32 NaN (widened to binary64) always has clear.
 _BELOW_BINARY32_FRACTION = (1 << 29) - 1
 
@@ -66,12 +73,16 @@ def sign_bit(x: float) -> bool:
 
 
 def neg_bits(x: float) -> float:
-    """*x* with its sign bit flipped and every other bit kept (NaNs included)."""
+    """*x* with its sign bit flipped and every other bit kept (signalling NaNs included)."""
+    if isinstance(x, SignallingNaN):
+        return SignallingNaN(x.bits ^ _SIGN_32)
     return _from_bits64(_bits64(x) ^ _SIGN_64)
 
 
 def abs_bits(x: float) -> float:
-    """*x* with its sign bit cleared and every other bit kept (NaNs included)."""
+    """*x* with its sign bit cleared and every other bit kept (signalling NaNs included)."""
+    if isinstance(x, SignallingNaN):
+        return SignallingNaN(x.bits & ~_SIGN_32)
     return _from_bits64(_bits64(x) & ~_SIGN_64)
 
 
