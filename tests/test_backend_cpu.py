@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 import backends
+import oracle
 from backends.cpu import CPUBackend, erf_tables, transcendental
 from backends.cpu.convert import round_rational, weak_to_float32
 from backends.cpu.elementwise import LEAKY_RELU_SLOPE
@@ -1273,3 +1274,39 @@ def test_allocation_count_is_one_per_result(cpu):
     cpu.execute("matmul", np.ones((2, 2), F32), np.ones((2, 2), F32))
     cpu.execute("reduce_sum", np.ones((2, 2), I32))
     assert cpu.allocations == 3
+
+
+# -- signalling NaNs through oracle.Tensor ---------------------------------------------------------
+
+_SIGNALLING = (0x7F800001, 0xFFA00000, 0x7FBFFFFF, 0xFF800001)
+
+
+@pytest.mark.parametrize(
+    ("operation", "args"),
+    [
+        ("neg", lambda x: (x,)),
+        ("abs", lambda x: (x,)),
+        ("gather", lambda x: (x, Tensor.from_nested([3, 0, 2], DType.Int32), 0)),
+        (
+            "scatter",
+            lambda x: (
+                Tensor.from_nested([1.0, 2.0, 3.0, 4.0, 5.0], DType.Float32),
+                Tensor.from_nested([4, 0, 2, 1], DType.Int32),
+                x,
+                0,
+            ),
+        ),
+        ("select", lambda x: (Tensor.from_nested([True, False, True, False], DType.Bool), x, x)),
+        ("_sort_values", lambda x: (x,)),
+        ("_topk_values", lambda x: (x, 3)),
+        ("reduce_max", lambda x: (x,)),
+        ("reduce_min", lambda x: (x,)),
+    ],
+)
+def test_bit_copies_keep_signalling_nans_through_the_tensor_exchange(cpu, operation, args):
+    call = args(Tensor.from_bits(DType.Float32, (4,), _SIGNALLING))
+    expected = oracle.expected(operation, *call)
+    assert expected.error is None and expected.nan_bits
+    native = [cpu.from_tensor(a) if isinstance(a, Tensor) else a for a in call]
+    result = cpu.to_tensor(cpu.execute(operation, *native))
+    assert result.bits() == expected.result.bits()
