@@ -404,6 +404,32 @@ def semantics_of(plan: Any) -> str:
     return text
 
 
+#: a report lists whole tensors only up to this many elements when it can show the
+#: mismatching elements with their inputs instead
+ELIDE_ABOVE = 8
+
+
+def _element_count(text: str) -> int:
+    """The element count of a :func:`show_tensor` text (0 for other values)."""
+    import re
+
+    match = re.match(r"(?:Float32|Int32|Bool)\[([\d, ]*)\]", text)
+    if match is None:
+        return 0
+    count = 1
+    for dim in match.group(1).split(","):
+        if dim.strip():
+            count *= int(dim)
+    return count
+
+
+def _summary(text: str) -> str:
+    """``Float32[64]`` for a tensor text (elements left out), the text otherwise."""
+    if _element_count(text) > ELIDE_ABOVE:
+        return text.split("] [", 1)[0] + "] (elements: see the mismatches)"
+    return text
+
+
 @dataclass
 class FailureReport:
     """Everything about one non-conforming call (or a crash, or an oracle error)."""
@@ -428,23 +454,38 @@ class FailureReport:
     note: str = ""
     semantics: str = ""
 
+    def _elided(self) -> bool:
+        """Whether the whole tensors are left out: every mismatch shows its inputs, and
+        some tensor has more elements than :data:`ELIDE_ABOVE`."""
+        return (
+            bool(self.mismatches)
+            and all(m.get("inputs") for m in self.mismatches)
+            and any(_element_count(text) > ELIDE_ABOVE for text in [*self.inputs, self.expected])
+        )
+
     def text(self) -> str:
-        """The report as a person reads it."""
+        """The report as a person reads it.
+
+        When every mismatch can show the input elements it came from and the
+        tensors are large, the tensors are summarised by dtype and shape and
+        only the mismatching elements are listed (the repro line has them all).
+        """
         head = "ORACLE ERROR" if self.problem == "oracle error" else "NON-CONFORMANCE"
         lines = [
             f"{head}: backend {self.backend}, operation {self.operation}: {self.problem}",
             f"  plan:       {self.plan}",
         ]
+        elided = self._elided()
         if self.conformance:
             lines.append(f"  conformance class: {self.conformance}")
         if self.note:
             lines.append(f"  call:       {self.note}")
         for position, text in enumerate(self.inputs):
-            lines.append(f"  arg {position}:      {text}")
+            lines.append(f"  arg {position}:      {_summary(text) if elided else text}")
         if self.expected:
-            lines.append(f"  expected:   {self.expected}")
+            lines.append(f"  expected:   {_summary(self.expected) if elided else self.expected}")
         if self.actual:
-            lines.append(f"  actual:     {self.actual}")
+            lines.append(f"  actual:     {_summary(self.actual) if elided else self.actual}")
         if self.ulp is not None:
             lines.append(f"  ULP distance (max over mismatches): {self.ulp}")
         if self.mismatches:
@@ -452,9 +493,10 @@ class FailureReport:
             lines.append(f"  mismatches ({self.mismatch_count}, first {shown}):")
             for m in self.mismatches:
                 ulp = "" if m["ulp"] is None else f", {m['ulp']} ULP"
+                inputs = f" from ({m['inputs']})" if m.get("inputs") else ""
                 lines.append(
-                    f"    at {tuple(m['index'])}: expected {m['expected']}, got {m['actual']}"
-                    f"{ulp}  [rule: {m['rule']}]"
+                    f"    at {tuple(m['index'])}{inputs}: expected {m['expected']}, "
+                    f"got {m['actual']}{ulp}  [rule: {m['rule']}]"
                 )
         lines.append(f"  rule broken: {self.rule}")
         if self.semantics:
@@ -477,12 +519,37 @@ class FailureReport:
         return cls(**{k: v for k, v in data.items() if k in known})
 
 
-def _mismatch_dict(m: Any) -> dict[str, Any]:
+def _inputs_at(call: Call, index: Sequence[int]) -> str:
+    """The operand elements an elementwise result element at *index* came from
+    (numpy broadcasting), with their bits; '' for other families."""
+    from .calls import Family
+
+    if call.family is not Family.ELEMENTWISE:
+        return ""
+    shown = []
+    for operand in call.operands:
+        if not isinstance(operand, Tensor):
+            shown.append(show_value(operand))
+            continue
+        rank = len(operand.shape)
+        tail = list(index[len(index) - rank :]) if rank else []
+        position = tuple(0 if n == 1 else i for i, n in zip(tail, operand.shape))
+        flat = 0
+        for i, n in zip(position, operand.shape):
+            flat = flat * n + i
+        if flat >= operand.size:
+            return ""
+        shown.append(_element(operand.dtype, operand.values[flat]))
+    return ", ".join(shown)
+
+
+def _mismatch_dict(m: Any, call: Call | None = None) -> dict[str, Any]:
     def shown(value: Any, bits: int | None) -> str:
         return f"{value!r}" if bits is None else f"{value!r} (0x{bits:08X})"
 
     return {
         "index": list(m.index),
+        "inputs": _inputs_at(call, m.index) if call is not None else "",
         "expected": shown(m.expected, m.expected_bits),
         "actual": shown(m.actual, m.actual_bits),
         "expected_bits": m.expected_bits,
@@ -522,7 +589,7 @@ def failure_report(outcome: Any, backend: str, test: str = "") -> FailureReport:
         + ([f"accumulator_dtype={call.accumulator_dtype.name}"] if call.accumulator_dtype else []),
         expected=_show_expected(expectation),
         actual=_show_actual(outcome),
-        mismatches=[_mismatch_dict(m) for m in mismatches[:MAX_MISMATCHES]],
+        mismatches=[_mismatch_dict(m, call) for m in mismatches[:MAX_MISMATCHES]],
         mismatch_count=len(mismatches),
         rule=rule,
         conformance=expectation.conformance.value if expectation.conformance else "",
@@ -762,6 +829,56 @@ class ReportWriter:
         tmp.replace(self.path)
 
 
+# ---------------------------------------------------------------------------
+# Deviation classes
+# ---------------------------------------------------------------------------
+
+#: the terminal summary shows the details of at most this many new classes per backend
+#: (the report file has them all)
+TERMINAL_DETAILS = 12
+
+
+def not_supported_line(counts: Mapping[str, int]) -> str:
+    """``not supported: zero-size (212 calls), rank-0 (9 calls)``."""
+    parts = [f"{name} ({n} call{'s' if n != 1 else ''})" for name, n in sorted(counts.items())]
+    return "not supported (not judged): " + ", ".join(parts)
+
+
+def class_lines(classes: Sequence[Mapping[str, Any]]) -> list[str]:
+    """One line per deviation class (the ``deviation_classes`` entries of a report)."""
+    if not classes:
+        return []
+    new = sum(1 for c in classes if c.get("known") is None)
+    lines = [f"deviation classes: {len(classes)} ({new} new, {len(classes) - new} known)"]
+    width = min(max(len(f"{c['operation']}@{c['class']}") for c in classes), 60)
+    for c in classes:
+        name = f"{c['operation']}@{c['class']}".ljust(width)
+        plans = len(c.get("plans") or [c.get("plan")])
+        calls = f"{c['count']} call{'s' if c['count'] != 1 else ''}"
+        where = f" in {plans} plans" if plans > 1 else ""
+        ulp = (c.get("example") or {}).get("ulp")
+        extra = f", {ulp} ULP" if ulp else ""
+        known = f"  [known: {c['known']}]" if c.get("known") is not None else ""
+        lines.append(f"  {name}  {c['kind']}, {calls}{where}{extra}{known}")
+    return lines
+
+
+def class_details(entry: Mapping[str, Any]) -> str:
+    """The details block of one deviation class: its minimal example in full."""
+    plans = entry.get("plans") or [entry.get("plan")]
+    head = (
+        f"--- {entry['operation']}@{entry['class']} ({entry['kind']}, {entry['count']} "
+        f"call{'s' if entry['count'] != 1 else ''}; paste as `{entry['selector']}: reason`)"
+    )
+    lines = [head]
+    if len(plans) > 1:
+        lines.append(f"  plans ({len(plans)}): " + "; ".join(str(p) for p in plans))
+    example = entry.get("example") or {}
+    text = example.get("text") or FailureReport.from_dict(example).text() if example else ""
+    lines.extend(text.splitlines())
+    return "\n".join(lines)
+
+
 def markdown_report(document: Mapping[str, Any], table: ConformanceTable) -> str:
     """The run document as Markdown: status, tables, failures, xfails, coverage."""
     state = "complete" if document.get("complete") else "INCOMPLETE (still running or interrupted)"
@@ -776,13 +893,24 @@ def markdown_report(document: Mapping[str, Any], table: ConformanceTable) -> str
         f"- result: **{document.get('result', 'running')}**",
         "",
     ]
+    classes = document.get("deviation_classes") or []
+    skipped = document.get("not_supported") or {}
     for backend in table.backends():
         lines += [f"## Backend `{backend}`", "", table.to_markdown(backend), ""]
+        if skipped.get(backend):
+            lines += [not_supported_line(skipped[backend]), ""]
+        mine = [c for c in classes if c.get("backend") == backend]
+        if mine:
+            head, *rows = class_lines(mine)
+            lines += [f"### {head}", "", "```", *[r[2:] for r in rows], "```", ""]
+    if classes:
+        lines += ["## Deviation classes in detail", ""]
+        for entry in classes:
+            lines += [f"### `{entry['backend']}`: `{entry['operation']}@{entry['class']}`", ""]
+            lines += ["```", class_details(entry), "```", ""]
     sections = (
-        ("Failures", "failures"),
         ("Crashes", "crashes"),
         ("Oracle errors (not the backend's fault)", "oracle_errors"),
-        ("Expected failures (listed deviations)", "xfailed"),
     )
     for title, key in sections:
         entries = document.get(key) or []

@@ -11,6 +11,15 @@ the kind of fault.  The oracle's own failures are raised as
 :class:`OracleError` (the original exception is its ``__cause__``), so they
 are never blamed on the backend.
 
+Two hygiene rules are judged on every call, whatever its verdict: a call
+that emits an IEEE warning (any ``RuntimeWarning``, which is what numpy's
+overflow/invalid/divide/underflow warnings are) breaks "IEEE exceptions never
+raise or warn" (:attr:`Outcome.warnings`), and a call that changes the bits
+of one of its inputs breaks "a call never modifies its inputs"
+(:attr:`Outcome.modified`).  Inputs are compared through the backend's own
+exchange -- ``to_numpy`` when it has the optional fast exchange, else
+``to_tensor`` -- right after conversion and again after the call.
+
 Timeouts: in the main thread of a Unix process the call runs under
 ``signal.setitimer`` and a hung call is interrupted (Python code and
 interruptible system calls; a C loop that never returns to the interpreter is
@@ -24,6 +33,7 @@ import contextlib
 import math
 import signal
 import threading
+import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -40,6 +50,7 @@ __all__ = [
     "agree",
     "call_with_timeout",
     "expectation_of",
+    "input_snapshot",
     "run_call",
 ]
 
@@ -73,13 +84,18 @@ class Problem:
     WRONG_SHAPE_OR_DTYPE = "wrong shape or dtype"
     TIMEOUT = "timeout"
     ALLOCATION_BEFORE_ERROR = "allocation before error"
+    WARNING = "warning"
+    INPUT_MODIFIED = "input modified"
 
 
 @dataclass(frozen=True)
 class Outcome:
     """The verdict on one call, with what the backend returned or raised.
 
-    *problem* is None for a conforming call, else one of :class:`Problem`.
+    *problem* is None for a conforming call, else one of :class:`Problem`
+    (``warning`` or ``input modified`` when only a hygiene rule is broken).
+    *warnings* lists the IEEE warnings the call emitted (``"Category:
+    message"``), *modified* the positions of the arguments it changed.
     """
 
     call: Call
@@ -89,10 +105,12 @@ class Outcome:
     raised: BaseException | None = None
     problem: str | None = None
     native: Any = None
+    warnings: tuple[str, ...] = ()
+    modified: tuple[int, ...] = ()
 
     @property
     def ok(self) -> bool:
-        return self.verdict.ok
+        return self.verdict.ok and not self.warnings and not self.modified
 
     @property
     def timed_out(self) -> bool:
@@ -172,6 +190,35 @@ def call_with_timeout(function: Callable[[], Any], timeout: float | None) -> Any
 # ---------------------------------------------------------------------------
 
 
+def input_snapshot(backend: Any, native: Any) -> bytes | tuple[Any, ...] | None:
+    """The exact content of one converted argument, read back through the backend
+    (None when the backend cannot read it back: nothing is judged then)."""
+    try:
+        to_numpy = getattr(backend, "to_numpy", None)
+        if to_numpy is not None:
+            import numpy as np
+
+            array = np.ascontiguousarray(to_numpy(native))
+            return (array.dtype.str, array.shape, array.tobytes())
+        tensor = backend.to_tensor(native)
+    except Exception:
+        return None
+    if not isinstance(tensor, Tensor):
+        return None
+    return (tensor.dtype, tensor.shape, tensor.bits() if tensor.dtype.name == "Float32"
+            else tensor.values)  # fmt: skip
+
+
+def ieee_warnings(caught: list[warnings.WarningMessage]) -> tuple[str, ...]:
+    """The IEEE warnings among *caught* (every RuntimeWarning), as ``Category: message``."""
+    found = [
+        f"{w.category.__name__}: {w.message}"
+        for w in caught
+        if issubclass(w.category, RuntimeWarning)
+    ]
+    return tuple(dict.fromkeys(found))
+
+
 def _allocations(backend: Any) -> int | None:
     count = getattr(backend, "allocations", None)
     return count if isinstance(count, int) and not isinstance(count, bool) else None
@@ -197,10 +244,40 @@ def run_call(
         except Exception as error:
             raise OracleError(call, error) from error
     before = _allocations(backend)
+    snapshots: dict[int, tuple[Any, Any]] = {}
+    caught: list[warnings.WarningMessage] = []
 
     def execute() -> Any:
         native_args = [backend.from_tensor(a) if isinstance(a, Tensor) else a for a in call.args]
-        return backend.execute(call.operation, *native_args, **_keywords(call))
+        for position, value in enumerate(call.args):
+            if isinstance(value, Tensor):
+                snapshots[position] = (native_args[position], None)
+        for position, (native, _) in snapshots.items():
+            snapshots[position] = (native, input_snapshot(backend, native))
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            try:
+                return backend.execute(call.operation, *native_args, **_keywords(call))
+            finally:
+                caught.extend(seen)
+
+    def hygiene(outcome: Outcome) -> Outcome:
+        modified = tuple(
+            position
+            for position, (native, before_bits) in snapshots.items()
+            if before_bits is not None and input_snapshot(backend, native) != before_bits
+        )
+        found = ieee_warnings(caught)
+        if not found and not modified:
+            return outcome
+        verdict, problem = outcome.verdict, outcome.problem
+        if verdict.ok:
+            what = [f"emitted {w}" for w in found]
+            what += [f"modified its argument {p}" for p in modified]
+            verdict = Verdict(False, f"{call.operation}: the call {'; '.join(what)}")
+            problem = Problem.WARNING if found else Problem.INPUT_MODIFIED
+        return Outcome(outcome.call, outcome.expectation, verdict, outcome.actual, outcome.raised,
+                       problem, outcome.native, found, modified)  # fmt: skip
 
     try:
         native = call_with_timeout(execute, timeout)
@@ -226,9 +303,18 @@ def run_call(
                 f"planning, shape and index error must come before any allocation",
             )
             problem = Problem.ALLOCATION_BEFORE_ERROR
-        return Outcome(call, expectation, verdict, raised=error, problem=problem)
+        return hygiene(Outcome(call, expectation, verdict, raised=error, problem=problem))
+
+    def convert() -> Any:
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            try:
+                return backend.to_tensor(native)
+            finally:
+                caught.extend(seen)
+
     try:
-        actual = call_with_timeout(lambda: backend.to_tensor(native), timeout)
+        actual = call_with_timeout(convert, timeout)
     except CallTimeout as error:
         verdict = Verdict(False, f"{call.operation}: the backend's to_tensor timed out: {error}")
         return Outcome(call, expectation, verdict, raised=error, problem=Problem.TIMEOUT)
@@ -238,11 +324,12 @@ def run_call(
             f"{call.operation}: backend returned {type(native).__name__}, which its "
             f"to_tensor refused: {type(error).__name__}: {error}",
         )
-        return Outcome(call, expectation, verdict, raised=error, problem=Problem.WRONG_TYPE,
-                       native=native)  # fmt: skip
+        return hygiene(Outcome(call, expectation, verdict, raised=error,
+                               problem=Problem.WRONG_TYPE, native=native))  # fmt: skip
     if not isinstance(actual, Tensor):
         verdict = Verdict(False, f"{call.operation}: to_tensor returned {actual!r}, not a Tensor")
-        return Outcome(call, expectation, verdict, problem=Problem.WRONG_TYPE, native=native)
+        return hygiene(Outcome(call, expectation, verdict, problem=Problem.WRONG_TYPE,
+                               native=native))  # fmt: skip
     try:
         verdict = expectation.check(actual, ulp_budget)
     except Exception as error:
@@ -255,7 +342,7 @@ def run_call(
             problem = Problem.WRONG_SHAPE_OR_DTYPE
         else:
             problem = Problem.WRONG_VALUE
-    return Outcome(call, expectation, verdict, actual=actual, problem=problem)
+    return hygiene(Outcome(call, expectation, verdict, actual=actual, problem=problem))
 
 
 def agree(first: Tensor, second: Tensor, nan_bits: bool) -> bool:

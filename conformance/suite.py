@@ -39,9 +39,11 @@ many examples and corpus level 2.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import time
+import warnings
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -57,6 +59,8 @@ from oracle.expectation import Conformance
 
 from . import corpus as corpus_module
 from .calls import Call
+from .capabilities import features_of
+from .findings import Finding, findings_of
 from .report import FailureReport, failure_report, oracle_error_report
 from .runner import (
     CallTimeout,
@@ -64,6 +68,8 @@ from .runner import (
     Outcome,
     call_with_timeout,
     expectation_of,
+    ieee_warnings,
+    input_snapshot,
     run_call,
 )
 from .strategies import boundary_examples, calls, invalid_calls
@@ -196,6 +202,10 @@ class Checker:
     deviation: Any = None  #: the known deviation (plugin.Deviation) covering this check
     xfail: str | None = None  #: set when a failure was turned into an expected failure
     cache_dir: str | None = None  #: where corpus references may be cached on disk
+    #: capability features the backend does not support: calls needing one are not judged
+    unsupported: frozenset[str] = frozenset()
+    #: ``known(finding) -> reason | None``: the known deviation covering a finding
+    known: Callable[[Finding], str | None] | None = None
     #: statistics
     examples: int = 0
     passed: int = 0
@@ -210,7 +220,14 @@ class Checker:
     hits: Counter = field(default_factory=Counter)
     killing_call: Call | None = None
     started: float = field(default_factory=time.perf_counter)
+    #: feature -> calls not judged because they need it
+    not_supported: Counter = field(default_factory=Counter)
+    #: boundary classes hit by the calls not judged (excused in the coverage matrix)
+    skipped_hits: Counter = field(default_factory=Counter)
+    #: (plan, class) -> the class record: kind, rule, count, size, example report
+    classes: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
     _counting: bool = True
+    _seen: set[Call] = field(default_factory=set)
 
     @property
     def ulp_budget(self) -> int:
@@ -254,26 +271,113 @@ class Checker:
             default=0,
         )
 
-    def judge(self, call: Call) -> Outcome:
-        """Run and count *call*; :class:`NonConformance` when it fails,
-        :class:`HungCall` when it timed out."""
+    def supports(self, call: Call) -> bool:
+        """Whether *call* is judged; when it needs an unsupported feature it is
+        counted under each such feature instead (once per distinct call)."""
+        if not self.unsupported:
+            return True
+        needed = features_of(call) & self.unsupported
+        if not needed:
+            return True
+        if self._counting and call not in self._seen:
+            self._seen.add(call)
+            self.not_supported.update(needed)
+            with contextlib.suppress(Exception):  # coverage of a call not judged: best effort
+                self.skipped_hits.update(c.name for c in call.classes)
+        return False
+
+    def judge(self, call: Call) -> list[Finding]:
+        """Run and count *call*; its findings (empty when it conforms or is not
+        judged).  Every finding is recorded in :attr:`classes`; a call that
+        timed out raises :class:`HungCall` after it is recorded.
+
+        While not counting (hypothesis shrinking) a call only improves the
+        examples of classes already recorded: it adds no class and no count.
+        """
+        if not self.supports(call):
+            return []
         outcome = self.run(call)
-        counting = self._counting
+        counting = self._counting and call not in self._seen
         if counting:
+            self._seen.add(call)
             self._record_coverage(call)
             self.examples += 1
         self.max_ulp = max(self.max_ulp, self._seen_ulp(outcome))
         if outcome.ok:
             if counting:
                 self.passed += 1
-            return outcome
-        report = failure_report(outcome, self.label, self.test)
-        self.killing_call = call
-        if outcome.timed_out:
+            return []
+        findings = findings_of(outcome)
+        if counting:
             self.failed += 1
-            self._keep(report)
-            raise HungCall(report)
-        raise NonConformance(report)
+        self.killing_call = self.killing_call or call
+        report = self.record_findings(outcome, findings, counting)
+        if outcome.timed_out:
+            raise HungCall(report or failure_report(outcome, self.label, self.test))
+        return findings
+
+    def record_findings(
+        self, outcome: Outcome, findings: list[Finding], counting: bool = True
+    ) -> FailureReport | None:
+        """Add *findings* of *outcome* to :attr:`classes`; the call's report when it
+        became the example of some class (the smallest call seen per class)."""
+        size = _call_size(outcome.call)
+        report: FailureReport | None = None
+        for finding in findings:
+            key = (finding.plan, finding.cls)
+            entry = self.classes.get(key)
+            if entry is None:
+                if not counting:
+                    continue
+                entry = self.classes[key] = {
+                    "backend": self.label,
+                    "operation": finding.operation,
+                    "plan": finding.plan,
+                    "class": finding.cls,
+                    "kind": finding.kind,
+                    "rule": finding.rule,
+                    "count": 0,
+                    "size": size + 1,
+                    "example": None,
+                    "call": None,
+                    "known": self.known(finding) if self.known is not None else None,
+                }
+            if counting:
+                entry["count"] += 1
+            if size < entry["size"]:
+                if report is None:
+                    report = failure_report(outcome, self.label, self.test)
+                entry["size"], entry["example"], entry["rule"] = size, report, finding.rule
+                entry["call"] = outcome.call
+                if entry["known"] is None:
+                    self._keep(report)
+        return report
+
+    def reports(self, limit: int = 5) -> list[FailureReport]:
+        """The examples of the recorded classes (new ones first), else the kept reports."""
+        entries = sorted(self.classes.values(), key=lambda e: e["known"] is not None)
+        examples = [e["example"] for e in entries if e["example"] is not None]
+        return (examples or self.failures)[:limit]
+
+    def new_classes(self) -> list[dict[str, Any]]:
+        """The recorded classes no known deviation covers."""
+        return [entry for entry in self.classes.values() if entry["known"] is None]
+
+    def raise_findings(self) -> None:
+        """:class:`NonConformance` with the first class's example and one line per
+        other class, when any class was recorded."""
+        if not self.classes:
+            return
+        entries = sorted(self.classes.values(), key=lambda e: e["known"] is not None)
+        first = entries[0]["example"]
+        self.killing_call = entries[0]["call"] or self.killing_call
+        lines = [
+            f"  {e['operation']}@{e['class']}: {e['kind']}, {e['count']} calls"
+            + (f" [known: {e['known']}]" if e["known"] is not None else "")
+            for e in entries
+        ]
+        more = f"\n\ndeviation classes of this check ({len(entries)}):\n" + "\n".join(lines)
+        raise NonConformance(first, more)
 
     def _keep(self, report: FailureReport, limit: int = 5) -> None:
         if len(self.failures) < limit:
@@ -301,9 +405,22 @@ class Checker:
             "corpus_cases": self.corpus_cases,
             "corpus_failed": self.corpus_failed,
             "max_ulp": self.max_ulp,
-            "failures": [f.as_dict() for f in self.failures],
+            "failures": [f.as_dict() for f in self.reports()],
             "oracle_errors": [f.as_dict() for f in self.oracle_errors],
-            "coverage": {"calls": self.calls, "hits": dict(self.hits)},
+            "classes": [
+                {
+                    **{k: v for k, v in entry.items() if k != "call"},
+                    "example": entry["example"].as_dict() if entry["example"] else None,
+                }
+                for entry in self.classes.values()
+            ],
+            "not_supported": dict(self.not_supported),
+            "coverage": {
+                "calls": self.calls,
+                "hits": dict(self.hits),
+                "skipped": sum(self.not_supported.values()),
+                "skipped_hits": dict(self.skipped_hits),
+            },
             "duration": round(time.perf_counter() - self.started, 3),
         }
 
@@ -312,63 +429,85 @@ class Checker:
 # The check functions
 # ---------------------------------------------------------------------------
 
-#: the boundary check lists this many failing calls in full
-_SHOWN_FAILURES = 3
-#: the corpus check lists this many failing cases after the full report of the first
-_SHOWN_CORPUS_CASES = 8
+
+def _call_size(call: Call) -> int:
+    """How big a call is (tensor elements plus arguments): examples prefer small calls."""
+    return sum(getattr(a, "size", 0) for a in call.args) + len(call.args)
 
 
 def check_boundary(checker: Checker) -> None:
-    """Every boundary example of the plan; all are run, failures are collected."""
-    failing: list[FailureReport] = []
-    count = 0
+    """Every boundary example of the plan: all are judged (no stop at a failure),
+    findings are recorded per class; NonConformance at the end if any."""
     for call in boundary_examples(checker.plan):
         try:
             checker.judge(call)
-        except NonConformance as failure:
-            checker.failed += 1
-            count += 1
-            checker._keep(failure.report)
-            failing.append(failure.report)
         except OracleError as error:
             checker.oracle_failure(error)
-    if failing:
-        more = ""
-        if count > 1:
-            others = "\n\n".join(r.text() for r in failing[1:_SHOWN_FAILURES])
-            more = f"\n\n{others}" if others else ""
-            if count > _SHOWN_FAILURES:
-                more += f"\n\n... and {count - _SHOWN_FAILURES} more failing boundary examples"
-        raise NonConformance(failing[0], more)
+    checker.raise_findings()
     if checker.oracle_errors:
         raise OracleFailed(checker.oracle_errors)
 
 
+#: a hypothesis search shrinks at most this many new classes (later ones are still
+#: recorded with their first example)
+MAX_SHRUNK_CLASSES = 8
+
+
+class _NewClass(AssertionError):
+    """Raised inside a hypothesis test body for a call showing the class being shrunk."""
+
+
 def _search(checker: Checker, strategy: Any, examples: int) -> None:
-    """Hypothesis search: count until the first failure, then let it shrink."""
+    """Hypothesis search that keeps looking after a failure.
+
+    Each pass runs the profile's budget; a call showing a class not yet found
+    raises inside the test, so hypothesis shrinks it (only calls showing that
+    same class count as failing while it shrinks) and the minimal call becomes
+    the class's example.  The next pass sets that class aside and goes on,
+    until a pass finds nothing new (or :data:`MAX_SHRUNK_CLASSES` were
+    shrunk; later classes are recorded unshrunk).  Calls are counted once,
+    however many passes meet them; shrinking runs are not counted.
+    """
+    target: list[str] = []  # the class this pass is shrinking ([] while searching)
+    set_aside: set[str] = set()
 
     def body(call: Call) -> None:
-        try:
-            checker.judge(call)
-        except NonConformance:
+        if target:
+            if any(f.cls == target[0] for f in checker.judge(call)):
+                raise _NewClass(target[0])
+            return
+        new = [f.cls for f in checker.judge(call) if f.cls not in set_aside]
+        if new and len(set_aside) < MAX_SHRUNK_CLASSES:
+            target.append(new[0])
             checker._counting = False  # shrinking runs: not counted
-            raise
+            raise _NewClass(new[0])
 
     body._hypothesis_internal_add_digest = (  # type: ignore[attr-defined]
         f"plancheck {checker.kind} {checker.plan.describe()}".encode()
     )
     test = settings(checker.profile.settings(examples, checker.shrink))(given(strategy)(body))
     try:
-        test()
-    except NonConformance as failure:  # the minimal failing call, after shrinking
-        checker.failed += 1
-        checker._keep(failure.report)
-        raise NonConformance(failure.report) from None
+        while True:
+            target.clear()
+            set_aside.update(entry["class"] for entry in checker.classes.values())
+            try:
+                test()
+            except _NewClass:
+                checker._counting = True
+                continue
+            except Exception as error:  # e.g. hypothesis' ExceptionGroup around a _NewClass
+                members = getattr(error, "exceptions", ())
+                if not any(isinstance(m, _NewClass) for m in members):
+                    raise
+                checker._counting = True
+                continue
+            break
     except OracleError as error:
         checker.oracle_failure(error)
         raise OracleFailed(checker.oracle_errors) from None
     finally:
         checker._counting = True
+    checker.raise_findings()
 
 
 def check_generated(checker: Checker) -> None:
@@ -541,80 +680,180 @@ def _single_case(plan: OperationPlan, bits: tuple[int, ...], note: str) -> Call:
     return Call(plan.operation, forward_arguments(plan.operation, tensors), None, plan, note=note)
 
 
-def _first_failing_element(checker: Checker, chunk: Call, limit: int = 512) -> None:
-    """Judge single elements of a chunk the backend failed on (raises at the first failure)."""
+def _case_call(plan: OperationPlan, chunk: Call, index: int) -> Call:
     tensors = [a for a in chunk.args if isinstance(a, Tensor)]
-    for index in range(min(limit, tensors[0].size)):
-        bits = tuple(t.bits()[index] for t in tensors)
-        checker.judge(_single_case(checker.plan, bits, f"{chunk.note}, case {index}"))
+    bits = tuple(t.bits()[index] for t in tensors)
+    return _single_case(plan, bits, f"{chunk.note}, case {index}")
+
+
+def _sub_chunk(chunk: Call, start: int, stop: int) -> Call:
+    from .calls import forward_arguments
+
+    tensors = [_float32_tensor(_to_array(a)[start:stop]) for a in chunk.args]
+    note = f"{chunk.note} (sub-range {start}..{stop - 1})"
+    return Call(chunk.operation, forward_arguments(chunk.operation, tensors), None, chunk.plan,
+                note=note)  # fmt: skip
+
+
+def _execute_chunk(checker: Checker, chunk: Call) -> tuple[Any, tuple[str, ...], bool]:
+    """Run a corpus chunk on the backend: (result Tensor, IEEE warnings, inputs modified).
+
+    Exceptions (the backend's, or CallTimeout) propagate.
+    """
+    backend, plan = checker.backend, checker.plan
+    caught: list[Any] = []
+    natives: list[Any] = []
+    before: list[Any] = []
+
+    def execute() -> Any:
+        natives.extend(backend.from_tensor(a) for a in chunk.args)
+        before.extend(input_snapshot(backend, n) for n in natives)
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            try:
+                return backend.to_tensor(backend.execute(plan.operation, *natives))
+            finally:
+                caught.extend(seen)
+
+    actual = call_with_timeout(execute, checker.timeout)
+    modified = any(
+        b is not None and input_snapshot(backend, n) != b for n, b in zip(natives, before)
+    )
+    return actual, ieee_warnings(caught), modified
+
+
+def _narrow(checker: Checker, chunk: Call, faulty: Callable[[Call], bool]) -> Call:
+    """The single case of *chunk* that *faulty* holds for, by bisection (the chunk
+    itself when the fault needs more than one case)."""
+    size = chunk.args[0].size
+    start, stop = 0, size
+    while stop - start > 1:
+        middle = (start + stop) // 2
+        if faulty(_sub_chunk(chunk, start, middle)):
+            stop = middle
+        elif faulty(_sub_chunk(chunk, middle, stop)):
+            start = middle
+        else:
+            return _sub_chunk(chunk, start, stop)
+    return _case_call(checker.plan, chunk, start)
+
+
+def _hygiene_of_chunk(checker: Checker, chunk: Call, warned: bool, modified: bool) -> None:
+    """Record the warning / input-modified classes of a corpus chunk, judged on the
+    smallest sub-range that shows each."""
+
+    def shows(kind: str) -> Callable[[Call], bool]:
+        def faulty(call: Call) -> bool:
+            try:
+                _, found, changed = _execute_chunk(checker, call)
+            except (Exception, CallTimeout):
+                return False
+            return bool(found) if kind == "warning" else changed
+
+        return faulty
+
+    for kind, present in (("warning", warned), ("input modified", modified)):
+        if present:
+            checker.judge(_narrow(checker, chunk, shows(kind)))
+
+
+def _chunk_failed(checker: Checker, chunk: Call, limit: int = 64) -> None:
+    """A chunk the backend raised on: judge its first cases alone (recording their
+    classes), and the chunk itself when none of them fails alone."""
+    before = len(checker.classes)
+    size = chunk.args[0].size
+    for index in range(min(limit, size)):
+        checker.judge(_case_call(checker.plan, chunk, index))
+    if len(checker.classes) == before:
+        outcome = run_call(checker.backend, chunk, checker.ulp_budget, timeout=checker.timeout)
+        checker.record_findings(outcome, findings_of(outcome))
+
+
+def _classify_cases(
+    plan: OperationPlan, expected: np.ndarray, actual: np.ndarray, failing: np.ndarray
+) -> dict[str, list[int]]:
+    """Element class -> failing corpus case indices (see conformance.findings)."""
+    from .findings import element_class
+
+    by_class: dict[str, list[int]] = {}
+    if expected.dtype == np.bool_:
+        by_class["wrong-value:bool"] = failing.tolist()
+        return by_class
+    distance = binary32.ulp_distance_array(expected[failing], actual[failing])
+    for index, e, a, d in zip(failing.tolist(), expected[failing].tolist(),
+                              actual[failing].tolist(), distance.tolist()):  # fmt: skip
+        cls = "wrong-value:" + element_class(float(e), float(a), None if d < 0 else int(d))
+        by_class.setdefault(cls, []).append(index)
+    return by_class
 
 
 def check_corpus_plan(checker: Checker) -> None:
-    """The deterministic corpus of a Float32 elementwise plan, checked vectorised."""
+    """The deterministic corpus of a Float32 elementwise plan, checked vectorised.
+
+    Every failing case is classified (:func:`conformance.findings.element_class`);
+    each class is recorded with its case count and the first case of the class
+    re-run alone as its example.  Chunks are also judged by the hygiene rules.
+    """
     plan, level = checker.plan, checker.profile.corpus_level
     expected, exact = _corpus_reference(plan, level, checker.cache_dir)
     pieces = []
-    backend = checker.backend
+    start = 0
+    raised_cases = 0
     for chunk in _chunks(plan, level):
+        size = chunk.args[0].size
         if checker.inflight is not None:
             checker.inflight(checker.test, chunk)
-
-        def execute(chunk: Call = chunk) -> Any:
-            native = backend.execute(plan.operation, *(backend.from_tensor(a) for a in chunk.args))
-            return backend.to_tensor(native)
-
+        if not checker.supports(chunk):
+            pieces.append(expected[start : start + size])  # not judged: counted as such
+            start += size
+            continue
         try:
-            actual = call_with_timeout(execute, checker.timeout)
+            actual, found, modified = _execute_chunk(checker, chunk)
             if not isinstance(actual, Tensor) or actual.shape != chunk.args[0].shape:
                 raise TypeError(f"not a result of the chunk's shape: {actual!r}"[:200])
             pieces.append(_to_array(actual))
         except (Exception, CallTimeout):
-            # find one element that fails on its own, for a minimal report
-            _first_failing_element(checker, chunk)
-            outcome = run_call(backend, chunk, checker.ulp_budget, timeout=checker.timeout)
-            report = failure_report(outcome, checker.label, checker.test)
-            checker._keep(report)
-            checker.failed += 1
-            raise NonConformance(report) from None
+            _chunk_failed(checker, chunk)
+            pieces.append(expected[start : start + size])
+            raised_cases += size
+            start += size
+            continue
+        if found or modified:
+            _hygiene_of_chunk(checker, chunk, bool(found), modified)
+        start += size
     actual_all = np.concatenate(pieces) if pieces else np.zeros(0, np.float32)
-    result = corpus_module.check_corpus(
-        plan,
-        lambda *operands: actual_all,
-        lambda *operands: (expected, exact) if exact is not None else expected,
-        level=level,
-        ulp_budget=checker.ulp_budget,
+    nan_bits = corpus_module._default_nan_bits(plan.operation)
+    ok, distance = corpus_module.compare(
+        expected, actual_all, nan_bits=nan_bits, ulp_budget=checker.ulp_budget, exact=exact
     )
-    checker.corpus_cases += result.cases
-    checker.corpus_failed += result.failures
-    worst = [m.ulp for m in result.mismatches if m.ulp is not None]
-    checker.max_ulp = max(checker.max_ulp, result.max_ulp, *worst)
-    if result.ok:
-        return
-    if result.mismatches and result.mismatches[0].index < 0:
-        reasons = "the backend's corpus results have the wrong dtype or shape"
-        _first_failing_element(checker, next(iter(_chunks(plan, level))))
-        raise AssertionError(reasons)  # pragma: no cover - the element check raises first
-    first = result.mismatches[0]
-    call = _single_case(plan, first.operands, f"corpus level {level} case {first.index}")
-    shown = result.mismatches[:_SHOWN_CORPUS_CASES]
-    more = (
-        f"\n\ncorpus level {level}: {result.failures} of {result.cases} cases do not conform; "
-        f"the first {len(shown)}:\n" + "\n".join(str(m) for m in shown)
-    )
-    checker._counting = False
-    try:
+    failing = np.flatnonzero(~ok)
+    checker.corpus_cases += int(expected.size)
+    checker.corpus_failed += int(failing.size) + raised_cases
+    finite = distance[distance >= 0] if expected.dtype == np.float32 else np.zeros(0)
+    checker.max_ulp = max(checker.max_ulp, int(finite.max()) if finite.size else 0)
+    operands = corpus_module.level_operands(level, len(plan.operands))
+    for cls, indices in _classify_cases(plan, expected, actual_all, failing).items():
+        first = indices[0]
+        bits = tuple(int(o[first : first + 1].view(np.uint32)[0]) for o in operands)
+        call = _single_case(plan, bits, f"corpus level {level} case {first}")
         outcome = checker.run(call)
-    finally:
-        checker._counting = True
-    if outcome.ok:  # the backend fails only inside a batch: report the corpus case itself
-        outcome = run_call(backend, call, checker.ulp_budget, timeout=checker.timeout)
-    report = failure_report(outcome, checker.label, checker.test)
-    if outcome.ok:
-        report.problem = "wrong value (only inside the corpus batch)"
-        report.summary = str(result).splitlines()[0]
-    checker.killing_call = call
-    checker._keep(report)
-    raise NonConformance(report, more)
+        if outcome.ok:  # the backend fails only inside a batch: report the corpus case itself
+            report = failure_report(outcome, checker.label, checker.test)
+            report.problem = "wrong value (only inside the corpus batch)"
+            report.summary = f"corpus level {level} case {first} differs inside its batch"
+            report.actual = f"0x{int(actual_all[first : first + 1].view(np.uint32)[0]):08X}"
+            finding = Finding(plan.operation, plan.describe(), "wrong value", cls, "corpus")
+            checker.record_findings(outcome, [finding])
+            entry = checker.classes[(plan.describe(), cls)]
+            entry["example"] = report
+        else:
+            findings = [f for f in findings_of(outcome) if f.cls == cls] or findings_of(outcome)
+            checker.record_findings(outcome, findings)
+            entry = checker.classes.get((plan.describe(), findings[0].cls))
+        if entry is not None:
+            entry["count"] += len(indices) - 1
+        checker.killing_call = checker.killing_call or call
+    checker.raise_findings()
 
 
 #: check name -> check function, in the order :func:`check_plan` runs them
