@@ -20,11 +20,15 @@ import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
-from . import binary32
+import numpy as np
+
+from . import binary32, errors
 from .dtypes import DType, SimpleDType
 from .expectation import Bounded, Conformance, Expectation
+from .limits import check_operand_extents, check_size
 from .plan import Accumulation, Arithmetic, OperandRole, OperationPlan
 from .planner import OperationExecutionOptions, get_operation, resolve_operation_plan
 from .reference import accumulate, exact, integer, rounded, structured
@@ -116,12 +120,23 @@ def broadcast_shapes(operation: str, shapes: Sequence[tuple[int, ...]]) -> tuple
     return tuple(result)
 
 
-def _materialise(value: Any, operand_role: OperandRole, target: SimpleDType) -> Any:
-    """One operand in its plan's compute dtype: a Tensor, or a bare scalar value."""
+def _materialise(
+    operation: str, position: int, value: Any, operand_role: OperandRole, target: SimpleDType
+) -> Any:
+    """One operand in its plan's compute dtype: a Tensor, or a bare scalar value.
+
+    A weak scalar is read once more here (the planner read its kind): a
+    real number whose exact value cannot be read -- its own ``__int__`` or
+    ``as_integer_ratio`` raises, or it is a ``numbers.Real`` of a type with
+    no exact value -- is the TypeError of a non-real weak scalar.
+    """
     if operand_role is OperandRole.WEAK_SCALAR:
-        if target is DType.Int32:
-            return int(value)
-        return binary32.round_to_binary32(value)
+        try:
+            if target is DType.Int32:
+                return int(value)
+            return binary32.round_to_binary32(value)
+        except Exception as error:
+            raise errors.unreadable_weak_scalar(operation, position, value, error) from error
     tensor: Tensor = value
     if tensor.dtype is target:
         return tensor
@@ -171,6 +186,7 @@ def _evaluate_elementwise(
     shape = broadcast_shapes(
         plan.operation, [o.shape if isinstance(o, Tensor) else () for o in operands]
     )
+    check_size(plan.operation, math.prod(shape), math.prod(shape))
     columns = [_broadcast_values(o, shape) for o in operands]
     results = [rule(*arguments) for arguments in zip(*columns)] if math.prod(shape) else []
     exact_points = None
@@ -202,25 +218,33 @@ def expected(
     operands, weak Python scalars and the non-dtype parameters (axes, ``k``,
     flags, conv parameters).  The plan is resolved through the central
     planner exactly as a backend resolves it.
+
+    A valid call too large to evaluate (see :mod:`oracle.limits`) raises
+    :class:`~oracle.limits.OracleLimitError` before anything is computed:
+    that is no statement about the call, so it is never an Expectation.
     """
     try:
         spec = get_operation(operation)
-        operands = [a.dtype if isinstance(a, Tensor) else a for a in spec.policy_operands(args)]
+        operation = spec.name
+        operands = [a.dtype if _is_tensor(a) else a for a in spec.policy_operands(args)]
         plan = resolve_operation_plan(
             operation, *operands, accumulator_dtype=accumulator_dtype, options=options
         )
     except SPECIFIED_ERRORS as error:
         return Expectation(operation, None, args, error=error)
+    for position, argument in enumerate(args):
+        if _is_tensor(argument):
+            check_operand_extents(operation, position, argument.shape)
     reference = REFERENCES[operation]
-    positions = spec.dtype_operand_positions or range(len(plan.operands))
-    materialised = list(args)
-    for position, operand_plan in zip(positions, plan.operands):
-        materialised[position] = _materialise(
-            args[position], operand_plan.role, operand_plan.convert_to
-        )
     conformance = _conformance(reference, plan)
     common = {"nan_bits": reference.nan_bits, "conformance": conformance}
+    positions = spec.dtype_operand_positions or range(len(plan.operands))
+    materialised = list(args)
     try:
+        for position, operand_plan in zip(positions, plan.operands):
+            materialised[position] = _materialise(
+                operation, position, args[position], operand_plan.role, operand_plan.convert_to
+            )
         if reference.tensor_rule is not None:
             outcome = reference.tensor_rule(plan, *materialised)
             if isinstance(outcome, Bounded):
@@ -231,4 +255,42 @@ def expected(
         result, exact_points = _evaluate_elementwise(reference, plan, materialised)
     except SPECIFIED_ERRORS as error:
         return Expectation(operation, plan, args, error=error)
+    except Exception as error:
+        foreign = _foreign_argument(args)
+        if foreign is None:
+            raise  # an oracle fault, not the caller's object
+        return Expectation(
+            operation, plan, args, error=_unreadable_argument(operation, foreign, args, error)
+        )
     return Expectation(operation, plan, args, result=result, exact_points=exact_points, **common)
+
+
+#: The argument types the oracle knows how to read (non-dtype parameters,
+#: weak scalars and tensors); anything else is the caller's own object.
+_KNOWN_TYPES = (Tensor, bool, int, float, str, type(None), Fraction, np.integer, np.floating)
+_KNOWN_TYPES += (np.bool_,)
+
+
+def _is_known(value: object) -> bool:
+    kind = type(value)  # never the object's own __class__
+    if kind in (tuple, list):
+        return all(_is_known(item) for item in value)  # type: ignore[attr-defined]
+    return kind in _KNOWN_TYPES or any(issubclass(kind, k) for k in _KNOWN_TYPES[-3:])
+
+
+def _is_tensor(value: object) -> bool:
+    return issubclass(type(value), Tensor)  # type(), not the object's own __class__
+
+
+def _foreign_argument(args: Sequence[Any]) -> int | None:
+    """The position of the first argument of a type the oracle does not know."""
+    return next((p for p, a in enumerate(args) if not _is_known(a)), None)
+
+
+def _unreadable_argument(
+    operation: str, position: int, args: Sequence[Any], error: Exception
+) -> TypeError:
+    return TypeError(
+        f"{operation}: argument {position} ({errors.describe(args[position])}) could not be "
+        f"read: {type(error).__name__} from the object"
+    )

@@ -237,7 +237,7 @@ class Expectation:
                         value,
                         binary32.to_bits(expected),
                         binary32.to_bits(value),
-                        binary32.ulp_distance(expected, value),
+                        None if math.isnan(expected) else binary32.ulp_distance(expected, value),
                         rule,
                     )
                 )

@@ -25,7 +25,7 @@ from .dtypes import CompoundDType, DType, DTypeCategory, SimpleDType
 from .operations import BUILTIN_OPERATIONS
 from .plan import Accumulation, OperandRole, OperationPlan
 from .registry import OperationOverload, OperationSpec
-from .rules import is_weak_scalar
+from .rules import is_weak_integer, is_weak_scalar
 
 __all__ = [
     "ACCUMULATOR_CONFIGURABLE_OPERATIONS",
@@ -63,19 +63,34 @@ def registered_operations() -> tuple[OperationSpec, ...]:
     return tuple(_REGISTRY[name] for name in sorted(_REGISTRY))
 
 
+def _is_instance(value: object, kind: type) -> bool:
+    """``isinstance``, False for an object whose ``__class__`` lookup raises."""
+    try:
+        return isinstance(value, kind)
+    except Exception:
+        return False
+
+
+def _plain_name(name: object) -> str | None:
+    """*name* as an exact ``str`` (a str subclass is copied, so its own
+    ``__eq__``/``__hash__`` are never called), or None for a non-string."""
+    return "".join((name,)) if _is_instance(name, str) else None
+
+
 def get_operation(operation: str) -> OperationSpec:
     """The OperationSpec registered as *operation* (NotImplementedError if none)."""
-    spec = _REGISTRY.get(operation) if isinstance(operation, str) else None
+    name = _plain_name(operation)
+    spec = _REGISTRY.get(name) if name is not None else None
     if spec is None:
         raise errors.unregistered_operation(operation)
     return spec
 
 
 def _validated_accumulator(operation: str, accumulator_dtype: object) -> SimpleDType:
-    if not isinstance(accumulator_dtype, SimpleDType):
+    if not _is_instance(accumulator_dtype, SimpleDType):
         raise TypeError(
             f"{operation}: accumulator_dtype must be a simple dtype such as DType.Float64, "
-            f"got {accumulator_dtype!r}"
+            f"got {errors.describe(accumulator_dtype)}"
         )
     if not any(accumulator_dtype is d for d in SUPPORTED_ACCUMULATOR_DTYPES):
         supported = ", ".join(d.name for d in SUPPORTED_ACCUMULATOR_DTYPES)
@@ -99,12 +114,14 @@ class OperationExecutionOptions:
     accumulator_dtype: SimpleDType | None = None
 
     def __post_init__(self) -> None:
-        if self.operation not in ACCUMULATOR_CONFIGURABLE_OPERATIONS:
+        name = _plain_name(self.operation)
+        if name not in ACCUMULATOR_CONFIGURABLE_OPERATIONS:
             configurable = ", ".join(ACCUMULATOR_CONFIGURABLE_OPERATIONS)
             raise TypeError(
                 f"execution options apply only to {configurable}; "
-                f"{self.operation!r} has no configurable accumulator"
+                f"{errors.describe(self.operation)} has no configurable accumulator"
             )
+        object.__setattr__(self, "operation", name)
         if self.accumulator_dtype is not None:
             _validated_accumulator(self.operation, self.accumulator_dtype)
 
@@ -117,11 +134,32 @@ def operation_execution_options(
 
 
 def _role_of(operation: str, position: int, operand: object) -> OperandRole:
-    if isinstance(operand, DType):
-        return OperandRole.TENSOR
-    if is_weak_scalar(operand):
+    try:
+        if isinstance(operand, DType):
+            return OperandRole.TENSOR
+        weak = is_weak_scalar(operand)
+    except Exception as error:  # an object whose __class__ lookup raises
+        raise errors.operand_kind(operation, position, operand) from error
+    if weak:
         return OperandRole.WEAK_SCALAR
     raise errors.operand_kind(operation, position, operand)
+
+
+def _weak_value(operation: str, position: int, operand: object) -> object:
+    """A weak scalar as the rules see it: a bool or an integral as an exact
+    ``bool``/``int`` (read once, here), any other real number unchanged.
+
+    An integral whose ``__int__`` raises is the TypeError of a non-real
+    weak scalar, never the object's own exception.
+    """
+    if isinstance(operand, bool):
+        return operand
+    if not is_weak_integer(operand):
+        return operand
+    try:
+        return int(operand)  # type: ignore[call-overload]
+    except Exception as error:
+        raise errors.unreadable_weak_scalar(operation, position, operand, error) from error
 
 
 def _select_overload(spec: OperationSpec, operands: tuple[object, ...]) -> OperationOverload:
@@ -215,12 +253,14 @@ def resolve_operation_plan(
     integer outside Int32 on an integer path.
     """
     spec = get_operation(operation)
+    operation = spec.name  # an exact str from here on
     if accumulator_dtype is not None and options is not None:
         raise TypeError(f"{operation}: pass either accumulator_dtype or options, not both")
     if options is not None:
-        if not isinstance(options, OperationExecutionOptions):
+        if not _is_instance(options, OperationExecutionOptions):
             raise TypeError(
-                f"{operation}: options must be OperationExecutionOptions, got {options!r}"
+                f"{operation}: options must be OperationExecutionOptions, "
+                f"got {errors.describe(options)}"
             )
         if options.operation != operation:
             raise ValueError(
@@ -230,6 +270,10 @@ def resolve_operation_plan(
         accumulator_dtype = options.accumulator_dtype
     overload = _select_overload(spec, operands)
     _check_tensor_dtypes(operation, overload, operands)
+    operands = tuple(
+        operand if role is OperandRole.TENSOR else _weak_value(operation, position, operand)
+        for position, (role, operand) in enumerate(zip(overload.roles, operands))
+    )
     plan = _check_agreement(overload.rule(operation, *operands), spec, overload, operands)
     if accumulator_dtype is not None:
         plan = _apply_accumulator(plan, accumulator_dtype)

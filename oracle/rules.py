@@ -18,8 +18,6 @@ import enum
 import numbers
 from dataclasses import dataclass
 
-import numpy as np
-
 from . import errors
 from .dtypes import INT32_MAX, INT32_MIN, DType, SimpleDType
 from .plan import Accumulation, Arithmetic, OperandPlan, OperandRole, OperationPlan
@@ -28,13 +26,18 @@ __all__ = ["Branch", "PromotionRule", "WeakIntegers", "is_weak_integer", "is_wea
 
 
 def is_weak_scalar(value: object) -> bool:
-    """True for a real Python number (bool and numpy real scalars included)."""
-    return isinstance(value, (numbers.Real, np.bool_))
+    """True for a real Python number: a ``numbers.Real`` (int, float, bool,
+    Fraction, numpy integer and floating scalars).
+
+    ``numpy.bool_`` is not a ``numbers.Real`` and is therefore not a weak
+    scalar (the specification's non-real weak scalar, a TypeError).
+    """
+    return isinstance(value, numbers.Real)
 
 
 def is_weak_integer(value: object) -> bool:
     """True when a weak scalar selects the integer kind: integral and not a bool."""
-    return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
 class WeakIntegers(enum.Enum):

@@ -35,8 +35,12 @@ import numpy as np
 
 from . import binary32
 from .dtypes import INT32_MAX, INT32_MIN, DType, SimpleDType
+from .errors import describe, integer_text
 
-__all__ = ["INT32_MAX", "INT32_MIN", "TENSOR_DTYPES", "Tensor", "unravel_index"]
+__all__ = ["INT32_MAX", "INT32_MIN", "MAX_NDIM", "TENSOR_DTYPES", "Tensor", "unravel_index"]
+
+#: The most dimensions a Tensor may have (numpy 2's limit).
+MAX_NDIM = 64
 
 #: The dtypes a Tensor can hold, with their numpy storage dtypes.
 TENSOR_DTYPES: dict[SimpleDType, np.dtype] = {
@@ -50,30 +54,71 @@ def _float32_value(value: object) -> float:
     if isinstance(value, binary32.SignallingNaN):
         return value
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"a Float32 value must be a real number, got {value!r}")
+        raise TypeError(f"a Float32 value must be a real number, got {describe(value)}")
     if isinstance(value, np.float32):
         return binary32.from_bits_exact(int(value.view(np.uint32)))
-    as_float = float(value)
-    if not math.isnan(as_float) and as_float != value:
-        raise ValueError(f"{value!r} is not exactly representable as a Python float")
+    try:
+        as_float = float(value)
+        exact = math.isnan(as_float) or bool(as_float == value)
+    except (ValueError, OverflowError):
+        exact = False
+    except Exception as error:  # the object's own __float__ or __eq__ failed
+        raise TypeError(
+            f"a Float32 value must be a readable real number; {describe(value)} "
+            f"raised {type(error).__name__}"
+        ) from error
+    if not exact:
+        raise ValueError(f"{describe(value)} is not exactly representable as a Python float")
     if not binary32.is_binary32(as_float):
-        raise ValueError(f"{value!r} is not exactly representable in binary32")
+        raise ValueError(f"{describe(value)} is not exactly representable in binary32")
     return as_float
 
 
 def _int32_value(value: object) -> int:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"an Int32 value must be an integer, got {value!r}")
-    as_int = int(value)
+        raise TypeError(f"an Int32 value must be an integer, got {describe(value)}")
+    try:
+        as_int = int(value)  # type: ignore[call-overload]
+    except Exception as error:  # the object's own __int__ failed
+        raise TypeError(
+            f"an Int32 value must be a readable integer; {describe(value)} "
+            f"raised {type(error).__name__}"
+        ) from error
     if not INT32_MIN <= as_int <= INT32_MAX:
-        raise ValueError(f"{as_int} lies outside the Int32 range")
+        raise ValueError(f"{integer_text(as_int)} lies outside the Int32 range")
     return as_int
 
 
 def _bool_value(value: object) -> bool:
     if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"a Bool value must be a bool, got {value!r}")
+        raise TypeError(f"a Bool value must be a bool, got {describe(value)}")
     return bool(value)
+
+
+def _validated(validator: Any, value: object) -> Any:
+    """*validator(value)*; an object whose own methods raise is a TypeError."""
+    try:
+        return validator(value)
+    except (TypeError, ValueError):
+        raise
+    except Exception as error:  # e.g. an isinstance check on a hostile __class__
+        raise TypeError(
+            f"a Tensor value must be a plain number; {describe(value)} raised "
+            f"{type(error).__name__} when read"
+        ) from error
+
+
+def _extent(extent: object, shape: object) -> int:
+    """One shape extent as a non-negative int (ValueError otherwise)."""
+    try:
+        if isinstance(extent, (bool, np.bool_)) or not isinstance(extent, numbers.Integral):
+            raise ValueError
+        value = int(extent)  # type: ignore[call-overload]
+        if value < 0:
+            raise ValueError
+    except Exception as error:
+        raise ValueError(f"shape must be non-negative integers, got {describe(shape)}") from error
+    return value
 
 
 _VALIDATORS = {DType.Float32: _float32_value, DType.Int32: _int32_value, DType.Bool: _bool_value}
@@ -94,14 +139,22 @@ class Tensor:
     def __post_init__(self) -> None:
         validator = next((v for d, v in _VALIDATORS.items() if d is self.dtype), None)
         if validator is None:
-            raise TypeError(f"a Tensor holds Float32, Int32 or Bool values, not {self.dtype!r}")
-        shape = tuple(self.shape)
-        if not all(isinstance(n, numbers.Integral) and n >= 0 for n in shape):
-            raise ValueError(f"shape must be non-negative integers, got {self.shape!r}")
-        shape = tuple(int(n) for n in shape)
-        values = tuple(validator(v) for v in self.values)
+            raise TypeError(
+                f"a Tensor holds Float32, Int32 or Bool values, not {describe(self.dtype)}"
+            )
+        try:
+            extents = tuple(self.shape)
+        except Exception as error:
+            raise TypeError(f"shape must be a tuple of ints, got {describe(self.shape)}") from error
+        if len(extents) > MAX_NDIM:
+            raise ValueError(f"a Tensor has at most {MAX_NDIM} dimensions, got {len(extents)}")
+        shape = tuple(_extent(n, extents) for n in extents)
+        values = tuple(_validated(validator, v) for v in self.values)
         if len(values) != math.prod(shape):
-            raise ValueError(f"shape {shape} needs {math.prod(shape)} values, got {len(values)}")
+            raise ValueError(
+                f"shape {describe(shape)} needs {integer_text(math.prod(shape))} values, "
+                f"got {len(values)}"
+            )
         object.__setattr__(self, "shape", shape)
         object.__setattr__(self, "values", values)
 
@@ -116,9 +169,10 @@ class Tensor:
     def from_nested(cls, data: Any, dtype: SimpleDType) -> Tensor:
         """Build from nested sequences (a bare number gives shape ``()``).
 
-        Ragged nesting is a ValueError.
+        Ragged nesting, or nesting deeper than :data:`MAX_NDIM`, is a
+        ValueError.
         """
-        shape = _nested_shape(data)
+        shape = _nested_shape(data, 0)
         return cls(dtype, shape, tuple(_flatten(data, len(shape))))
 
     @classmethod
@@ -237,12 +291,14 @@ def unravel_index(flat: int, shape: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(reversed(index))
 
 
-def _nested_shape(data: Any) -> tuple[int, ...]:
+def _nested_shape(data: Any, depth: int) -> tuple[int, ...]:
     if not isinstance(data, Sequence) or isinstance(data, (str, bytes)):
         return ()
+    if depth == MAX_NDIM:
+        raise ValueError(f"nested data deeper than {MAX_NDIM} levels")
     if not data:
         return (0,)
-    inner = [_nested_shape(item) for item in data]
+    inner = [_nested_shape(item, depth + 1) for item in data]
     if any(shape != inner[0] for shape in inner):
         raise ValueError(f"ragged nested data: sub-shapes {sorted(set(inner))}")
     return (len(data), *inner[0])

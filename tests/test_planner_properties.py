@@ -257,7 +257,7 @@ def check_error(kind, message, operation, values, accumulator, options):
 
 
 def _is_real(value) -> bool:
-    return isinstance(value, (numbers.Real, np.bool_))
+    return isinstance(value, numbers.Real)  # numpy.bool_ is not: a TypeError
 
 
 def check_call(call):

@@ -43,6 +43,7 @@ import numpy as np
 
 from .. import binary32
 from ..dtypes import DType, SimpleDType
+from ..errors import describe, integer_text
 from ..expectation import Bounded, Interval
 from ..plan import Accumulation, OperationPlan
 from ..tensor import INT32_MAX, INT32_MIN, Tensor
@@ -117,14 +118,20 @@ def require_accumulation(
 def check_int(operation: str, name: str, value: object) -> int:
     """An integer parameter: a numbers.Integral that is not a bool (TypeError otherwise)."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{operation}: {name} must be an int, got {type(value).__name__} {value!r}")
-    return int(value)
+        raise TypeError(f"{operation}: {name} must be an int, got {describe(value)}")
+    try:
+        return int(value)  # type: ignore[call-overload]
+    except Exception as error:  # the object's own __int__ failed
+        raise TypeError(
+            f"{operation}: {name} must be a readable int; {describe(value)} "
+            f"raised {type(error).__name__}"
+        ) from error
 
 
 def check_bool(operation: str, name: str, value: object) -> bool:
     """A flag parameter: a bool (numpy.bool_ included); TypeError otherwise."""
     if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{operation}: {name} must be a bool, got {type(value).__name__} {value!r}")
+        raise TypeError(f"{operation}: {name} must be a bool, got {describe(value)}")
     return bool(value)
 
 
@@ -137,11 +144,12 @@ def normalize_axis(operation: str, axis: object, shape: tuple[int, ...], name: s
     value = check_int(operation, name, axis)
     ndim = len(shape)
     if not -ndim <= value < ndim:
+        shown = integer_text(value)
         raise ValueError(
-            f"{operation}: {name} {value} is out of range for shape {shape} "
+            f"{operation}: {name} {shown} is out of range for shape {shape} "
             f"(ndim {ndim}; valid axes are {-ndim}..{ndim - 1})"
             if ndim
-            else f"{operation}: {name} {value} is out of range for a 0-d tensor (shape ())"
+            else f"{operation}: {name} {shown} is out of range for a 0-d tensor (shape ())"
         )
     return value % ndim
 
@@ -161,13 +169,13 @@ def normalize_axes(operation: str, axis: object, shape: tuple[int, ...]) -> tupl
         for position, a in enumerate(axes):
             if a in axes[:position]:
                 raise ValueError(
-                    f"{operation}: axis {axis!r} names dimension {a} more than once (shape {shape})"
+                    f"{operation}: axis {describe(axis)} names dimension {a} more than once "
+                    f"(shape {shape})"
                 )
         return tuple(sorted(axes))
     if isinstance(axis, (bool, np.bool_)) or not isinstance(axis, numbers.Integral):
         raise TypeError(
-            f"{operation}: axis must be None, an int or a tuple of ints, "
-            f"got {type(axis).__name__} {axis!r}"
+            f"{operation}: axis must be None, an int or a tuple of ints, got {describe(axis)}"
         )
     return (normalize_axis(operation, axis, shape),)
 

@@ -47,6 +47,7 @@ from oracle.binary32 import (
     negate,
     round_fraction,
 )
+from oracle.errors import describe
 
 __all__ = [
     "LEAKY_RELU_SLOPE",
@@ -112,12 +113,12 @@ def binary32_operand(operation: str, position: int, x: object) -> float:
     else:
         raise TypeError(
             f"{operation}: operand {position} must be a float holding a binary32 value; "
-            f"got {type(x).__name__} {x!r}"
+            f"got {describe(x)}"
         )
     if not is_binary32(value):
         raise ValueError(
-            f"{operation}: operand {position} = {value!r} is not exactly a binary32 value; "
-            f"the driver must materialise operands as Float32 first"
+            f"{operation}: operand {position} = {float.__repr__(value)} is not exactly a "
+            f"binary32 value; the driver must materialise operands as Float32 first"
         )
     return value
 
@@ -361,7 +362,7 @@ def select(cond: bool, on_true: float, on_false: float) -> float:
     condition.
     """
     if not isinstance(cond, (bool, np.bool_)):
-        raise TypeError(f"select: operand 0 must be a bool; got {type(cond).__name__} {cond!r}")
+        raise TypeError(f"select: operand 0 must be a bool; got {describe(cond)}")
     if cond:
         return binary32_operand("select", 1, on_true)
     return binary32_operand("select", 2, on_false)

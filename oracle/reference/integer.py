@@ -18,6 +18,7 @@ from __future__ import annotations
 import builtins
 import numbers
 
+from oracle.errors import describe, integer_text
 from oracle.tensor import INT32_MAX, INT32_MIN
 
 __all__ = ["INT32_MAX", "INT32_MIN", "POW_EXPONENT_MAX", "add", "mul", "pow", "relu", "sub"]
@@ -36,7 +37,7 @@ def _operand(operation: str, position: int, x: object) -> int:
     if isinstance(x, bool) or not isinstance(x, numbers.Integral):
         raise TypeError(
             f"{operation}: operand {position} must be an Int32 integer (not bool); "
-            f"got {type(x).__name__} {x!r}"
+            f"got {describe(x)}"
         )
     value = int(x)
     if not INT32_MIN <= value <= INT32_MAX:
@@ -86,13 +87,12 @@ def pow(base: int, exponent: int) -> int:
     base = _operand("pow", 0, base)
     if isinstance(exponent, bool) or not isinstance(exponent, numbers.Integral):
         raise TypeError(
-            f"pow: operand 1 (exponent) must be an integer (not bool); "
-            f"got {type(exponent).__name__} {exponent!r}"
+            f"pow: operand 1 (exponent) must be an integer (not bool); got {describe(exponent)}"
         )
     exponent = int(exponent)
     if not 0 <= exponent <= POW_EXPONENT_MAX:
         raise ValueError(
-            f"pow: operand 1 (exponent) = {exponent} lies outside the Int32 power's "
+            f"pow: operand 1 (exponent) = {integer_text(exponent)} lies outside the Int32 power's "
             f"exponent range [0, {POW_EXPONENT_MAX}]"
         )
     if base in (0, 1):

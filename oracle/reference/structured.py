@@ -34,7 +34,9 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from ..errors import describe, integer_text
 from ..expectation import Bounded
+from ..limits import check_size
 from ..plan import Accumulation, OperationPlan
 from ..tensor import Tensor
 from .accumulate import (
@@ -89,6 +91,7 @@ def matmul(plan: OperationPlan, a: Tensor, b: Tensor) -> Tensor | Bounded:
         raise ValueError(
             f"{operation}: inner extents differ: shapes {a.shape} and {b.shape} ({k} != {k2})"
         )
+    check_size(operation, m * n, m * n * k)
     rows = [a.values[i * k : (i + 1) * k] for i in range(m)]
     columns = [b.values[j::n] for j in range(n)]
     if kind is Accumulation.EXACT_INTEGER:
@@ -118,13 +121,12 @@ def _int_sequence(
         return (default,) * count
     if not isinstance(value, (tuple, list)):
         raise TypeError(
-            f"{operation}: {name} must be a tuple or list of {count} ints, "
-            f"got {type(value).__name__} {value!r}"
+            f"{operation}: {name} must be a tuple or list of {count} ints, got {describe(value)}"
         )
     items = tuple(check_int(operation, f"{name}[{i}]", v) for i, v in enumerate(value))
     if len(items) != count:
         raise ValueError(
-            f"{operation}: {name} {value!r} has {len(items)} entries; the lhs has {count} "
+            f"{operation}: {name} {describe(value)} has {len(items)} entries; the lhs has {count} "
             "spatial dimensions"
         )
     for i, v in enumerate(items):
@@ -139,17 +141,19 @@ def _padding(operation: str, value: object, count: int) -> tuple[tuple[int, int]
     if not isinstance(value, (tuple, list)):
         raise TypeError(
             f"{operation}: padding must be a tuple or list of (low, high) int pairs, "
-            f"got {type(value).__name__} {value!r}"
+            f"got {describe(value)}"
         )
     pairs = []
     for i, pair in enumerate(value):
         if not isinstance(pair, (tuple, list)):
             raise TypeError(
                 f"{operation}: padding[{i}] must be a (low, high) pair of ints, "
-                f"got {type(pair).__name__} {pair!r}"
+                f"got {describe(pair)}"
             )
         if len(pair) != 2:
-            raise ValueError(f"{operation}: padding[{i}] = {pair!r} is not a (low, high) pair")
+            raise ValueError(
+                f"{operation}: padding[{i}] = {describe(pair)} is not a (low, high) pair"
+            )
         pairs.append(
             (
                 check_int(operation, f"padding[{i}][0]", pair[0]),
@@ -158,7 +162,7 @@ def _padding(operation: str, value: object, count: int) -> tuple[tuple[int, int]
         )
     if len(pairs) != count:
         raise ValueError(
-            f"{operation}: padding {value!r} has {len(pairs)} pairs; the lhs has {count} "
+            f"{operation}: padding {describe(value)} has {len(pairs)} pairs; the lhs has {count} "
             "spatial dimensions"
         )
     return tuple(pairs)
@@ -240,6 +244,8 @@ def conv_general(
             (padded - window_extent) // strides[d] + 1 if padded >= window_extent else 0
         )
 
+    elements = batch * out_channels * math.prod(out_spatial)
+    check_size(operation, elements, elements * math.prod(window) * group_in)
     lhs_strides = _row_major_strides(lhs.shape)
     rhs_strides = _row_major_strides(rhs.shape)
     per_group_out = out_channels // groups
@@ -325,6 +331,8 @@ def _take_targets(
     outer = math.prod(shape[:axis])
     inner = math.prod(shape[axis + 1 :])
     extent = shape[axis]
+    if not inner or not indices.size:
+        outer = 0  # an empty result: no need to walk the outer positions
     sources = [
         (o * extent + j) * inner + i
         for o in range(outer)
@@ -341,6 +349,9 @@ def gather(plan: OperationPlan, data: Tensor, indices: Tensor, axis: object) -> 
     indices = check_operand(operation, plan, 1, indices)
     axis = normalize_axis(operation, axis, data.shape)
     _check_indices(operation, indices, data.shape[axis], axis, data.shape)
+    check_size(
+        operation, math.prod(data.shape[:axis]) * indices.size * math.prod(data.shape[axis + 1 :])
+    )
     out_shape, sources = _take_targets(data.shape, axis, indices)
     return Tensor(plan.output, out_shape, tuple(data.values[s] for s in sources))
 
@@ -454,8 +465,8 @@ def _sorted_lines(
         count = check_int(operation, "k", k)
         if not 0 <= count <= extent:
             raise ValueError(
-                f"{operation}: k = {count} must lie in [0, {extent}] (the extent of axis "
-                f"{axis} of shape {x.shape})"
+                f"{operation}: k = {integer_text(count)} must lie in [0, {extent}] "
+                f"(the extent of axis {axis} of shape {x.shape})"
             )
     descending = check_bool(operation, *flag)
     out_shape = tuple(count if d == axis else n for d, n in enumerate(x.shape))
