@@ -433,8 +433,9 @@ def _edge_classes(plan: OperationPlan, inputs: np.ndarray, hits: set[ResultClass
         moved = side.astype(np.float64) != inputs.astype(np.float64)
         usable = moved & finite_input & np.isfinite(side.astype(np.float64))
         pairs = {
-            R.OVERFLOW_EDGE_FINITE: (kind < 4) & (other_kind == 4),
-            R.OVERFLOW_EDGE_INF: (kind == 4) & (other_kind < 4),
+            # a pole (log(0), rsqrt(0)) is no overflow: both inputs must be nonzero
+            R.OVERFLOW_EDGE_FINITE: (kind < 4) & (other_kind == 4) & nonzero_input & (side != 0),
+            R.OVERFLOW_EDGE_INF: (kind == 4) & (other_kind < 4) & nonzero_input & (side != 0),
             R.UNDERFLOW_EDGE_NONZERO: (kind > 0) & (kind < 5) & (other_kind == 0) & (side != 0),
             R.UNDERFLOW_EDGE_ZERO: (kind == 0)
             & nonzero_input

@@ -133,7 +133,10 @@ _INF = math.inf
 def unary_plan(identifier: str) -> OperationPlan:
     """The plan of ``op:Float32`` or ``op:Int32`` (``exhaustive.plan_ids()``)."""
     operation, _, dtype = identifier.partition(":")
-    plan = resolve_operation_plan(operation, {"Float32": F32, "Int32": I32}[dtype or "Float32"])
+    dtypes = {"Float32": F32, "Int32": I32}
+    if dtype and dtype not in dtypes:
+        raise KeyError(f"{identifier!r}: the input dtype is Float32 or Int32")
+    plan = resolve_operation_plan(operation, dtypes[dtype or "Float32"])
     if not is_unary(plan):
         raise KeyError(f"{identifier!r} is not a unary plan")
     return plan
@@ -661,8 +664,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--write regenerates every plan; drop --plan")
     try:
         data = generate(args.plan)
-    except KeyError as error:
-        parser.error(str(error))
+    except (KeyError, NotImplementedError, TypeError) as error:
+        parser.error(f"not a unary plan (see exhaustive.plan_ids()): {error}")
     text = dumps(data)
     if args.write:
         _data_path().parent.mkdir(exist_ok=True)
