@@ -10,11 +10,18 @@ Shards.  The 2**32 inputs are cut into ``N`` contiguous shards: shard ``i``
 is ``[floor(i 2**32 / N), floor((i + 1) 2**32 / N))`` (:func:`shard_range`),
 so consecutive shards touch, the first starts at 0 and the last ends at
 2**32: every input is in exactly one shard (:func:`shard_of` finds it).  A
-shard is the unit of work, of resumption (finished shards are appended to a
-JSON-lines state file, :func:`run_shard` skips a shard already recorded) and
-of parallelism: ``tests/test_exhaustive_sweep.py`` makes every (plan, shard)
-an ordinary pytest item, so ``pytest -m exhaustive -n auto`` spreads them over
-cores (and, with pytest-xdist's remote workers, over machines).
+shard is the unit of work, of resumption (finished shards are recorded in a
+state file, :mod:`conformance.exhaustive_state`, with the identity of the
+backend build and of the oracle that produced them; :func:`run_shard` skips a
+shard already recorded by the same ones) and of parallelism:
+``tests/test_exhaustive_sweep.py`` makes every (plan, shard) an ordinary
+pytest item, so pytest-xdist spreads them over cores and, through its
+gateways, over machines (:mod:`conformance.exhaustive_pytest`).
+
+Int32 plans are decided range by range where the result is known
+(:mod:`conformance.exhaustive_int32`): plateaus and identity tails are
+compared with their constant (or the converted input) vectorised, and only
+the few remaining inputs are evaluated.
 
 Conformance.  Exact-class operations must match bit for bit (any NaN for a
 NaN, except that neg and abs must copy the NaN's bits).  Correctly rounded
@@ -32,9 +39,9 @@ Backends are ``cpu``, ``generic``, ``module:attribute`` (through
 
 from __future__ import annotations
 
-import json
+import bisect
 import os
-import sys
+import socket
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
@@ -46,15 +53,22 @@ import numpy as np
 from oracle import vectorised as V
 from oracle.binary32 import from_bits
 
+from . import exhaustive_int32
+from .exhaustive_state import FORMAT, Store, current_key
+
 __all__ = [
     "DEFAULT_SHARDS",
     "DEFAULT_STATE",
     "TOTAL",
+    "Interrupted",
+    "PlanSummary",
     "ShardResult",
     "accuracy_table",
+    "add_arguments",
     "check_range",
     "count_mismatches",
     "load_state",
+    "main",
     "numpy_float32",
     "plan_ids",
     "run_shard",
@@ -310,14 +324,18 @@ def _compare(
     op: str,
     dtype: str,
     patterns: np.ndarray,
-    float_inputs: np.ndarray | None,
+    float_at: Callable[[np.ndarray], np.ndarray],
     expected: np.ndarray,
     actual: np.ndarray,
     budget: int,
     result: ShardResult,
     rounded: bool,
 ) -> None:
-    """Accumulate the comparison of one chunk into *result*."""
+    """Accumulate the comparison of one chunk into *result*.
+
+    *float_at(positions)* is the Float32 input at those positions of the
+    chunk (needed only where a budget is weighed against exact points).
+    """
     result.inputs += int(patterns.size)
     actual = np.asarray(actual)
     if actual.shape != expected.shape or actual.dtype != expected.dtype:
@@ -368,7 +386,7 @@ def _compare(
             np.isfinite(ev) & np.isfinite(av) & (ev != 0) & (av != 0) & ((e >> 31) == (a >> 31))
         )
         if regular.any():
-            regular &= ~V.exact_points(op, float_inputs[wrong])
+            regular &= ~V.exact_points(op, float_at(wrong))
         conforming = regular & (distance >= 0) & (distance <= budget)
     result.non_conforming += int((~conforming).sum())
     finite = distance >= 0
@@ -416,6 +434,48 @@ def _keep(result: ShardResult, patterns, expected, actual, ulps) -> None:
         result.offenders.append([int(p), int(e), int(a), u])
 
 
+class Interrupted(BaseException):
+    """SIGINT or SIGTERM reached a sweep that owns its signals (the command line)."""
+
+
+#: True while the command line owns SIGINT/SIGTERM: a KeyboardInterrupt or
+#: SystemExit raised inside a backend call is then a finding about that call
+SIGNALS_OWNED = False
+
+
+def _run_guarded(run, op: str, inputs: np.ndarray) -> tuple[Any, str | None]:
+    """(output, None), or (None, the error) when the backend raised."""
+    try:
+        return np.asarray(run(op, inputs)), None
+    except Exception as error:
+        return None, f"{type(error).__name__}: {error}"
+    except BaseException as error:  # KeyboardInterrupt, SystemExit from the backend
+        if isinstance(error, Interrupted) or not SIGNALS_OWNED:
+            raise
+        return None, f"{type(error).__name__} raised inside the call: {error!r}"
+
+
+def _chunk_expected(
+    op: str, dtype: str, lo: int, hi: int, patterns: np.ndarray, plateaus: bool
+) -> tuple[np.ndarray, np.ndarray, Callable[[np.ndarray], np.ndarray]]:
+    """(inputs, expected outputs, float_at) of one chunk of a plan."""
+    if dtype == "Float32":
+        inputs = patterns.view(np.float32)
+        return inputs, V.certified_range(op, lo, hi), lambda where: inputs[where]
+    inputs = patterns.view(np.int32)
+
+    def float_at(where: np.ndarray) -> np.ndarray:
+        return V.int32_to_float32(inputs[where])
+
+    if plateaus:
+        expected, evaluated = exhaustive_int32.expected(op, lo, hi)
+        V.STATS["evaluated"] += evaluated
+        return inputs, expected, float_at
+    if op == "relu":
+        return inputs, V.certified_int32(op, inputs), float_at
+    return inputs, V.certified(op, V.int32_to_float32(inputs)), float_at
+
+
 def check_range(
     backend: str | Callable[[str, np.ndarray], np.ndarray],
     plan: str,
@@ -426,12 +486,16 @@ def check_range(
     also: Iterable[str] = (),
     chunk: int = CHUNK,
     progress: Callable[[int], None] | None = None,
+    plateaus: bool = True,
 ) -> list[ShardResult]:
     """Check every input ``start <= b < stop`` of *plan* on *backend* (and *also*).
 
     *backend* is a name or a callable ``f(op, inputs)``.  Returns one
     :class:`ShardResult` per backend, the first for *backend* (role
-    "checked"), then one per *also* name (role "measured").
+    "checked"), then one per *also* name (role "measured").  A backend that
+    raises on a chunk makes every input of the chunk non-conforming, with the
+    error recorded.  *plateaus* False evaluates every Int32 input (the
+    baseline the benchmark compares with).
     """
     op, dtype = _split(plan)
     names = [backend if isinstance(backend, str) else getattr(backend, "__name__", "custom")]
@@ -454,41 +518,21 @@ def check_range(
         hi = min(lo + chunk, stop)
         patterns = np.arange(lo, hi, dtype=np.uint64).astype(np.uint32)
         t0 = time.perf_counter()
-        if dtype == "Float32":
-            inputs = patterns.view(np.float32)
-            float_inputs = inputs
-            expected = V.certified_range(op, lo, hi)
-        else:
-            inputs = patterns.view(np.int32)
-            float_inputs = None if op == "relu" else V.int32_to_float32(inputs)
-            expected = (
-                V.certified_int32(op, inputs)
-                if float_inputs is None
-                else V.certified(op, float_inputs)
-            )
-        t1 = time.perf_counter()
-        results[0].oracle_seconds += t1 - t0
+        inputs, expected, float_at = _chunk_expected(op, dtype, lo, hi, patterns, plateaus)
+        results[0].oracle_seconds += time.perf_counter() - t0
         for i, (run, result) in enumerate(zip(runs, results)):
             t2 = time.perf_counter()
-            try:
-                actual = run(op, inputs)
-            except Exception as error:  # a crash is a non-conforming shard
-                result.error = f"{type(error).__name__}: {error}"
+            actual, error = _run_guarded(run, op, inputs)
+            if error is not None:  # a crash is non-conforming on the whole chunk
+                result.error = result.error or error
                 result.inputs += int(patterns.size)
                 result.non_conforming += int(patterns.size)
+                result.not_correctly_rounded += int(patterns.size)
                 continue
             if i == 0:
                 result.backend_seconds += time.perf_counter() - t2
             _compare(
-                op,
-                dtype,
-                patterns,
-                float_inputs,
-                expected,
-                actual,
-                result.ulp_budget,
-                result,
-                rounded,
+                op, dtype, patterns, float_at, expected, actual, result.ulp_budget, result, rounded
             )
         if progress is not None:
             progress(hi - lo)
@@ -505,46 +549,64 @@ def check_range(
 
 
 def load_state(path: str | os.PathLike | None = None) -> list[dict[str, Any]]:
-    """Every record of the state file (none if it does not exist)."""
-    path = Path(path or DEFAULT_STATE)
-    if not path.exists():
-        return []
-    records = []
-    for line in path.read_text().splitlines():
-        line = line.strip()
-        if line:
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError:  # a line cut by an interrupted writer
-                continue
-    return records
+    """Every record of the state file (none if it does not exist).
+
+    :class:`conformance.exhaustive_state.StateError` when a line is damaged
+    or foreign; records of other backend builds or oracles are included
+    (:func:`current_records` keeps the ones that count now).
+    """
+    return Store(path or DEFAULT_STATE).load()
 
 
-def _append(path: Path, records: Iterable[ShardResult]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    text = "".join(json.dumps(asdict(r), separators=(",", ":")) + "\n" for r in records)
-    # one O_APPEND write per shard: concurrent pytest-xdist workers do not interleave lines
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-    try:
-        os.write(fd, text.encode())
-    finally:
-        os.close(fd)
+def to_record(result: ShardResult, key: dict[str, str] | None = None) -> dict[str, Any]:
+    """The state-file record of *result*, stamped with the identity that produced it."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER") or f"pid {os.getpid()}"
+    return {
+        "format": FORMAT,
+        **(key or current_key(result.backend)),
+        **asdict(result),
+        "worker": f"{socket.gethostname()} {worker}",
+    }
+
+
+def current_records(records: Iterable[dict[str, Any]], backend: str) -> list[dict[str, Any]]:
+    """The records of *backend* made by its current build, plancheck and oracle."""
+    key = current_key(backend)
+    return [
+        r
+        for r in records
+        if r["backend"] == backend and all(r[name] == value for name, value in key.items())
+    ]
 
 
 def _recorded(
-    records: list[dict[str, Any]], backend: str, plan: str, start: int, stop: int, budget: int
-) -> dict[str, Any] | None:
+    records: list[dict[str, Any]], key: dict[str, str], plan: str, start: int, stop: int,
+    budget: int,
+) -> dict[str, Any] | None:  # fmt: skip
     for record in reversed(records):
         if (
-            record.get("backend") == backend
-            and record.get("plan") == plan
-            and record.get("start") == start
-            and record.get("stop") == stop
-            and record.get("ulp_budget", 0) == budget
-            and record.get("role", "checked") == "checked"
+            record["plan"] == plan
+            and record["start"] == start
+            and record["stop"] == stop
+            and record["ulp_budget"] == budget
+            and record["role"] == "checked"
+            and all(record[name] == value for name, value in key.items())
         ):
             return record
     return None
+
+
+def _from_record(record: dict[str, Any]) -> ShardResult:
+    return ShardResult(**{k: v for k, v in record.items() if k in ShardResult.__dataclass_fields__})
+
+
+def recorded_shard(
+    store: Store, backend: str, plan: str, shard: int, shards: int, ulp_budget: int = 0
+) -> ShardResult | None:
+    """The current record of one shard in *store*, if there is one."""
+    start, stop = shard_range(shard, shards)
+    record = _recorded(store.load(), current_key(backend), plan, start, stop, ulp_budget)
+    return None if record is None else _from_record(record)
 
 
 def run_shard(
@@ -558,30 +620,33 @@ def run_shard(
     fresh: bool = False,
     also: Iterable[str] = (),
     progress: Callable[[int], None] | None = None,
-) -> tuple[ShardResult, bool]:
-    """Check shard *shard* of *shards* of *plan*; (result, resumed).
+    record: bool = True,
+) -> tuple[ShardResult, bool, list[dict[str, Any]]]:
+    """Check shard *shard* of *shards* of *plan*: (result, resumed, records).
 
-    With a *state* path, a shard already recorded there for the same backend,
-    plan, range and budget is not run again (``resumed`` True) unless *fresh*;
-    a shard that is run is appended to the state file.
+    With a *state* path, a shard already recorded there for the same backend
+    build, plancheck version, oracle, plan, range and budget is not run
+    again (``resumed`` True) unless *fresh*.  A shard that is run yields one
+    record per backend (*records*); they are appended to the state file
+    unless *record* is False (the pytest controller then appends them).
     """
     start, stop = shard_range(shard, shards)
-    path = Path(state) if state else None
-    if path is not None and not fresh:
-        record = _recorded(load_state(path), backend, plan, start, stop, ulp_budget)
-        if record is not None:
-            fields = {k: v for k, v in record.items() if k in ShardResult.__dataclass_fields__}
+    store = Store(state) if state else None
+    if store is not None and not fresh:
+        found = recorded_shard(store, backend, plan, shard, shards, ulp_budget)
+        if found is not None:
             if progress is not None:
                 progress(stop - start)
-            return ShardResult(**fields), True
+            return found, True, []
     results = check_range(
         backend, plan, start, stop, ulp_budget=ulp_budget, also=also, progress=progress
     )
     for r in results:
         r.shard, r.shards = shard, shards
-    if path is not None:
-        _append(path, results)
-    return results[0], False
+    records = [to_record(r) for r in results]
+    if store is not None and record:
+        store.append(records)
+    return results[0], False, records
 
 
 # ---------------------------------------------------------------------------
@@ -591,10 +656,12 @@ def run_shard(
 
 @dataclass
 class PlanSummary:
+    """The evidence about one plan of one backend: disjoint records, counted once."""
+
     backend: str
     plan: str
-    inputs: int
-    covered: int  #: distinct inputs covered by the recorded ranges
+    inputs: int  #: inputs of the counted (disjoint) records
+    covered: int  #: the same: distinct inputs with a verdict
     non_conforming: int
     not_correctly_rounded: int
     nan_mismatches: int
@@ -604,58 +671,97 @@ class PlanSummary:
     ulp_budget: int
     shards: int
     seconds: float
+    #: records left out because they overlap counted ones, that found non-conformance
+    overlapping_non_conforming: int = 0
+    errors: list[str] = field(default_factory=list)
 
     @property
     def complete(self) -> bool:
         return self.covered == TOTAL
 
+    @property
+    def ok(self) -> bool:
+        return self.non_conforming == 0 and self.overlapping_non_conforming == 0 and not self.errors
+
+
+def _disjoint(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(counted, left out): the longest ranges first, then the newest; overlaps left out."""
+    order = sorted(range(len(rows)), key=lambda i: (-(rows[i]["stop"] - rows[i]["start"]), -i))
+    starts: list[int] = []
+    stops: list[int] = []
+    counted, left = [], []
+    for i in order:
+        r = rows[i]
+        k = bisect.bisect_right(starts, r["start"])
+        clash = (k > 0 and stops[k - 1] > r["start"]) or (k < len(starts) and starts[k] < r["stop"])
+        if clash:
+            left.append(r)
+            continue
+        starts.insert(k, r["start"])
+        stops.insert(k, r["stop"])
+        counted.append(r)
+    counted.sort(key=lambda r: r["start"])
+    return counted, left
+
 
 def summarise(
-    records: Iterable[dict[str, Any]], backend: str, role: str | None = None
+    records: Iterable[dict[str, Any]],
+    backend: str,
+    role: str | None = None,
+    ulp_budget: int | None = None,
 ) -> list[PlanSummary]:
-    """Aggregate the latest record of every range, per plan, for *backend*."""
+    """Per plan of *backend*: the latest record of every range, overlaps counted once.
+
+    Records of one range replace older ones.  Records of different shard
+    counts may overlap; the counted set is disjoint (longest ranges first,
+    then the newest), so no input is counted twice and ``inputs`` never
+    exceeds 2**32.  A left-out record that found non-conformance still makes
+    the plan non-conforming (``overlapping_non_conforming``).  Pass records of
+    the current identity (:func:`current_records`) to count only those.
+    """
     latest: dict[tuple[str, int, int], dict[str, Any]] = {}
     for record in records:
-        if record.get("backend") != backend:
+        if record["backend"] != backend:
             continue
-        if role is not None and record.get("role", "checked") != role:
+        if role is not None and record["role"] != role:
             continue
-        latest[(record["plan"], record["start"], record["stop"])] = record
+        if ulp_budget is not None and record["ulp_budget"] != ulp_budget:
+            continue
+        key = (record["plan"], record["start"], record["stop"])
+        latest.pop(key, None)  # re-insert: dict order is recency
+        latest[key] = record
     plans: dict[str, list[dict[str, Any]]] = {}
     for (plan, _, _), record in latest.items():
         plans.setdefault(plan, []).append(record)
     out = []
     order = {p: i for i, p in enumerate(plan_ids())}
     for plan in sorted(plans, key=lambda p: order.get(p, len(order))):
-        rows = sorted(plans[plan], key=lambda r: r["start"])
-        covered, reach = 0, 0
-        for r in rows:  # union of the recorded ranges
-            lo, hi = max(r["start"], reach), r["stop"]
-            if hi > lo:
-                covered += hi - lo
-                reach = hi
+        rows, left = _disjoint(plans[plan])
         worst = None
         peak = -1
         offenders: list[list[int | None]] = []
         for r in rows:
             if r.get("worst") and r["max_ulp"] > peak:
                 peak, worst = r["max_ulp"], r["worst"]
-            offenders.extend(r.get("offenders", []))
+            offenders.extend(r.get("offenders") or [])
+        covered = sum(r["stop"] - r["start"] for r in rows)
         out.append(
             PlanSummary(
                 backend=backend,
                 plan=plan,
-                inputs=sum(r["inputs"] for r in rows),
+                inputs=covered,
                 covered=covered,
                 non_conforming=sum(r["non_conforming"] for r in rows),
                 not_correctly_rounded=sum(r["not_correctly_rounded"] for r in rows),
-                nan_mismatches=sum(r.get("nan_mismatches", 0) for r in rows),
+                nan_mismatches=sum(r["nan_mismatches"] for r in rows),
                 max_ulp=max((r["max_ulp"] for r in rows), default=0),
                 worst=worst,
                 offenders=offenders[:KEEP],
-                ulp_budget=max((r.get("ulp_budget", 0) for r in rows), default=0),
+                ulp_budget=max((r["ulp_budget"] for r in rows), default=0),
                 shards=len(rows),
-                seconds=sum(r.get("seconds", 0.0) for r in rows),
+                seconds=sum(r.get("seconds") or 0.0 for r in rows),
+                overlapping_non_conforming=sum(1 for r in left if r["non_conforming"]),
+                errors=[r["error"] for r in [*rows, *left] if r.get("error")][:KEEP],
             )
         )
     return out
@@ -701,109 +807,6 @@ def accuracy_table(summaries: list[PlanSummary]) -> tuple[str, list[dict[str, An
     return header + "\n".join(lines) + "\n", rows
 
 
-# ---------------------------------------------------------------------------
-# The command line (``plancheck exhaustive``)
-# ---------------------------------------------------------------------------
-
-
-class Progress:
-    """A one-line progress bar on stderr (a line per update when not a terminal)."""
-
-    def __init__(self, label: str, total: int, stream=None, enabled: bool = True) -> None:
-        self.label, self.total, self.done = label, total, 0
-        self.stream = stream or sys.stderr
-        self.enabled = enabled
-        self.began = time.perf_counter()
-        self.last = 0.0
-        self.tty = getattr(self.stream, "isatty", lambda: False)()
-
-    def __call__(self, count: int) -> None:
-        self.done += count
-        now = time.perf_counter()
-        if not self.enabled or (
-            now - self.last < (0.2 if self.tty else 10.0) and self.done < self.total
-        ):
-            return
-        self.last = now
-        elapsed = now - self.began
-        rate = self.done / elapsed if elapsed > 0 else 0.0
-        eta = (self.total - self.done) / rate if rate else 0.0
-        width = 30
-        filled = int(width * self.done / self.total) if self.total else width
-        bar = "#" * filled + "." * (width - filled)
-        text = (
-            f"{self.label} [{bar}] {100 * self.done / self.total:5.1f}% "
-            f"{self.done:.3e}/{self.total:.3e} {rate / 1e6:6.1f} M/s ETA {eta:5.0f} s"
-        )
-        self.stream.write(("\r" + text) if self.tty else text + "\n")
-        if self.tty and self.done >= self.total:
-            self.stream.write("\n")
-        self.stream.flush()
-
-
-def add_arguments(parser) -> None:
-    """The options of ``plancheck exhaustive``."""
-    parser.add_argument("--backend", default="cpu", help="cpu, generic, numpy-float32, module:attr")
-    parser.add_argument("--op", default="all", help="a unary operation, a comma list, or all")
-    parser.add_argument(
-        "--dtype",
-        choices=["Float32", "Int32", "both"],
-        default="both",
-        help="input dtype (Int32 only for the activations)",
-    )
-    parser.add_argument("--shard", help="run only shard I/N (default: every shard)")
-    parser.add_argument(
-        "--shards",
-        type=int,
-        default=None,
-        help=f"shard count N (default {DEFAULT_SHARDS}; with --sample K, 512 K: one "
-        "2**23/K slice of every binade)",
-    )
-    parser.add_argument(
-        "--sample", type=int, default=1, help="K: only every K-th shard (a 1/K stratified sample)"
-    )
-    parser.add_argument("--ulp-budget", type=int, default=0, help="ULP budget, rounded ops")
-    parser.add_argument("--state", default=str(DEFAULT_STATE), help="state file (resumption)")
-    parser.add_argument("--fresh", action="store_true", help="ignore recorded shards")
-    parser.add_argument(
-        "--also", default="", help="backends measured alongside, e.g. numpy-float32"
-    )
-    parser.add_argument(
-        "--jobs",
-        type=int,
-        default=1,
-        help="N > 1: run the shards as pytest items on N xdist workers",
-    )
-    parser.add_argument(
-        "--naive-sample",
-        type=int,
-        default=0,
-        help="also time the scalar MPFR oracle on this many inputs",
-    )
-    parser.add_argument(
-        "--table",
-        action="store_true",
-        help="only print the accuracy table of --backend from the state",
-    )
-    parser.add_argument(
-        "--certification",
-        action="store_true",
-        help="only print the certification table of --backend (beside the --also "
-        "backends' accuracy) from the state",
-    )
-    parser.add_argument("--markdown", help="write the accuracy table (Markdown) here")
-    parser.add_argument("--json", help="write the accuracy table (JSON) here")
-    parser.add_argument("--no-progress", action="store_true")
-
-
-def _selected_plans(arguments) -> list[str]:
-    ops = None if arguments.op == "all" else [o.strip() for o in arguments.op.split(",") if o]
-    plans = plan_ids(ops, int32=arguments.dtype != "Float32")
-    if arguments.dtype == "Int32":
-        plans = [p for p in plans if p.endswith(":Int32")]
-    return plans
-
-
 def naive_rate(op: str, count: int, seed: int = 0) -> float:
     """Inputs per second of the scalar oracle (MPFR per element) on random patterns."""
     from oracle.reference import exact, rounded
@@ -817,174 +820,20 @@ def naive_rate(op: str, count: int, seed: int = 0) -> float:
     return count / (time.perf_counter() - began)
 
 
+# ---------------------------------------------------------------------------
+# The command line (``plancheck exhaustive``): conformance/exhaustive_cli.py
+# ---------------------------------------------------------------------------
+
+
+def add_arguments(parser) -> None:
+    """The options of ``plancheck exhaustive`` (:mod:`conformance.exhaustive_cli`)."""
+    from .exhaustive_cli import add_arguments as add
+
+    add(parser)
+
+
 def main(arguments) -> int:
-    """``plancheck exhaustive``: 0 when every selected plan conforms, 1 otherwise."""
-    try:
-        plans = _selected_plans(arguments)
-        selected = parse_shard(arguments.shard) if arguments.shard else None
-    except (KeyError, ValueError) as error:
-        print(f"plancheck exhaustive: {error}", file=sys.stderr)
-        return 2
-    also = [a for a in arguments.also.split(",") if a]
-    if arguments.certification:
-        records = load_state(arguments.state)
-        summaries = {
-            name: {x.plan: x for x in summarise(records, name)}
-            for name in [arguments.backend, *also]
-        }
-        text = certification_table(plans, summaries, arguments.backend, also)
-        print(text, end="")
-        return 0 if summaries[arguments.backend] else 1
-    if arguments.table:
-        return _tables(arguments, plans)
-    count = selected[1] if selected else default_shards(arguments.shards, arguments.sample)
-    indices = [selected[0]] if selected else sampled_shards(count, arguments.sample)
-    if arguments.jobs > 1:
-        status = _pytest(arguments, plans, count, also)
-        if status not in (0, 1):
-            return status
-    else:
-        for plan in plans:
-            total = sum(shard_range(i, count)[1] - shard_range(i, count)[0] for i in indices)
-            bar = Progress(f"{arguments.backend} {plan}", total, enabled=not arguments.no_progress)
-            for i in indices:
-                run_shard(
-                    arguments.backend,
-                    plan,
-                    i,
-                    count,
-                    ulp_budget=arguments.ulp_budget,
-                    state=arguments.state,
-                    fresh=arguments.fresh,
-                    also=also,
-                    progress=bar,
-                )
-    ranges = {shard_range(i, count) for i in indices}
-    records = [
-        r
-        for r in load_state(arguments.state)
-        if (r["start"], r["stop"]) in ranges and r.get("ulp_budget", 0) == arguments.ulp_budget
-    ]
-    ok = True
-    for summary in summarise(records, arguments.backend, role="checked"):
-        if summary.plan not in plans:
-            continue
-        ok &= summary.non_conforming == 0
-        coverage = (
-            "all 2**32 inputs"
-            if summary.complete
-            else (f"{summary.covered:,} inputs ({100 * summary.covered / TOTAL:.2f}%)")
-        )
-        verdict = "CERTIFIED" if summary.non_conforming == 0 else "NON-CONFORMING"
-        print(
-            f"{verdict}: {arguments.backend} {summary.plan} over {coverage}: "
-            f"{summary.inputs:,} checked, {summary.non_conforming:,} non-conforming "
-            f"(budget {summary.ulp_budget} ULP), {summary.not_correctly_rounded:,} not "
-            f"correctly rounded, max {summary.max_ulp} ULP, {summary.seconds:.1f} s"
-        )
-        for item in summary.offenders:
-            print("  " + _offender(summary.plan, item))
-    if arguments.naive_sample:
-        for plan in plans:
-            op, _ = _split(plan)
-            rate = naive_rate(op, arguments.naive_sample)
-            print(
-                f"naive scalar MPFR oracle, {op}: {rate:,.0f} inputs/s "
-                f"({TOTAL / rate / 3600:.1f} h for 2**32 on one core)"
-            )
-    return 0 if ok else 1
+    """``plancheck exhaustive`` (:func:`conformance.exhaustive_cli.main`)."""
+    from .exhaustive_cli import main as run
 
-
-def _pytest(arguments, plans: list[str], count: int, also: list[str]) -> int:
-    sweep = Path(__file__).resolve().parents[1] / "tests" / "test_exhaustive_sweep.py"
-    if not sweep.exists():
-        print(f"plancheck exhaustive --jobs needs the test suite ({sweep})", file=sys.stderr)
-        return 2
-    import subprocess
-
-    env = dict(os.environ)
-    env.update(
-        PLANCHECK_EXHAUSTIVE_BACKEND=arguments.backend,
-        PLANCHECK_EXHAUSTIVE_PLANS=",".join(plans),
-        PLANCHECK_EXHAUSTIVE_SHARDS=str(count),
-        PLANCHECK_EXHAUSTIVE_STATE=str(Path(arguments.state).resolve()),
-        PLANCHECK_EXHAUSTIVE_ULP_BUDGET=str(arguments.ulp_budget),
-        PLANCHECK_EXHAUSTIVE_ALSO=",".join(also),
-        PLANCHECK_EXHAUSTIVE_FRESH="1" if arguments.fresh else "",
-        PLANCHECK_EXHAUSTIVE_SAMPLE=str(arguments.sample),
-    )
-    command = [
-        sys.executable,
-        "-m",
-        "pytest",
-        str(sweep),
-        "-m",
-        "exhaustive",
-        "-q",
-        "-n",
-        str(arguments.jobs),
-        "-p",
-        "no:cacheprovider",
-    ]
-    if arguments.shard:
-        index = parse_shard(arguments.shard)[0]
-        command += ["-k", f"s{index:03d}of{count:03d}"]
-    return subprocess.call(command, env=env, cwd=sweep.parents[1])
-
-
-def certification_table(
-    plans: list[str],
-    summaries: dict[str, dict[str, PlanSummary]],
-    backend: str,
-    also: list[str],
-) -> str:
-    """Markdown: per plan, the coverage and verdict of *backend*, and the accuracy
-    (max ULP, share not correctly rounded) of every *also* backend beside it."""
-    head = "| plan | coverage | inputs checked | " + backend + ": non-conforming | max ULP |"
-    rule = "|---|---|---:|---:|---:|"
-    for name in also:
-        head += f" {name}: max ULP | {name}: not correctly rounded |"
-        rule += "---:|---:|"
-    lines = [head, rule]
-    for plan in plans:
-        s = summaries[backend].get(plan)
-        if s is None:
-            lines.append(f"| {plan} | not run | | | |" + " | |" * len(also))
-            continue
-        coverage = "**all 2**32**" if s.complete else f"sample, {100 * s.covered / TOTAL:.2f}%"
-        row = f"| {plan} | {coverage} | {s.inputs:,} | {s.non_conforming:,} | {s.max_ulp} |"
-        for name in also:
-            m = summaries[name].get(plan)
-            if m is None:
-                row += " n/a | n/a |"
-            else:
-                share = 100 * m.not_correctly_rounded / m.inputs if m.inputs else 0.0
-                row += f" {m.max_ulp} | {m.not_correctly_rounded:,} ({share:.3g}%) |"
-        lines.append(row)
-    return "\n".join(lines) + "\n"
-
-
-def _tables(arguments, plans: list[str]) -> int:
-    summaries = [
-        s for s in summarise(load_state(arguments.state), arguments.backend) if s.plan in plans
-    ]
-    markdown, rows = accuracy_table(summaries)
-    print(markdown, end="")
-    if arguments.markdown:
-        complete = sum(s.complete for s in summaries)
-        heading = (
-            f"# Accuracy of `{arguments.backend}` over the exhaustive sweep\n\n"
-            f"Generated by `plancheck exhaustive --backend {arguments.backend} --table` from "
-            f"the sweep's state file.  Per plan: inputs checked, coverage (all 2**32 "
-            f"inputs, or the stratified sample's share), the largest ULP error, how many "
-            f"results are not correctly rounded (a NaN for a NaN counts as correct unless the "
-            f"operation copies NaN bits), how many have the wrong NaN-ness, and how many are "
-            f"non-conforming under the budget used.  The reference is the certified oracle "
-            f"(`oracle/vectorised.py`, docs/exhaustive.md).  {complete} of "
-            f"{len(summaries)} plans are covered in full.\n\n"
-        )
-        Path(arguments.markdown).write_text(heading + markdown)
-    if arguments.json:
-        document = {"backend": arguments.backend, "plans": rows}
-        Path(arguments.json).write_text(json.dumps(document, indent=1) + "\n")
-    return 0 if summaries else 1
+    return run(arguments)

@@ -2,15 +2,22 @@
 
 Opt-in (``-m exhaustive``); the default run deselects it.  Every (plan,
 shard) pair is an ordinary test item with an id like ``exp-Float32-s007of064``,
-so pytest-xdist spreads the shards over the workers::
+so pytest-xdist spreads the shards over its workers -- local processes or,
+through its gateways, other machines::
 
-    python -m pytest tests/test_exhaustive_sweep.py -m exhaustive -n auto
+    python -m pytest tests/test_exhaustive_sweep.py -m exhaustive \\
+        -p conformance.exhaustive_pytest --exhaustive-op exp --exhaustive-dtype Int32 -n 2
+    python -m pytest tests/test_exhaustive_sweep.py -m exhaustive \\
+        -p conformance.exhaustive_pytest --exhaustive-op exp --dist load --tx 2*popen
 
-Each finished shard is appended to the state file; a shard already recorded
-there is not run again (resumption).  The summary and the accuracy tables
-come from that file: ``plancheck exhaustive --backend cpu --table``.
-
-Environment (all optional):
+With the plugin (``-p conformance.exhaustive_pytest``) the sweep is configured
+by the same options as ``plancheck exhaustive`` (``--exhaustive-backend``,
+``--exhaustive-op``, ``--exhaustive-dtype``, ``--exhaustive-shards``,
+``--exhaustive-sample``, ``--exhaustive-shard``, ``--exhaustive-ulp-budget``,
+``--exhaustive-state``, ``--exhaustive-fresh``, ``--exhaustive-also``) and the
+controller alone writes the state file.  An option not given falls back to
+its environment variable, which also configures a run without the plugin
+(every worker then appends to the state file itself):
 
 =================================  ==============================================
 ``PLANCHECK_EXHAUSTIVE_BACKEND``   backend to certify (default ``cpu``)
@@ -20,54 +27,40 @@ Environment (all optional):
 ``PLANCHECK_EXHAUSTIVE_STATE``     state file (default ``.plancheck/exhaustive.jsonl``)
 ``PLANCHECK_EXHAUSTIVE_ULP_BUDGET`` ULP budget for correctly rounded plans (default 0)
 ``PLANCHECK_EXHAUSTIVE_ALSO``      backends measured alongside (``numpy-float32``)
-``PLANCHECK_EXHAUSTIVE_FRESH``     ``1``: ignore recorded shards
+``PLANCHECK_EXHAUSTIVE_FRESH``     ``1``: check recorded shards again
 ``PLANCHECK_EXHAUSTIVE_SAMPLE``    K: only every K-th shard (K/2, 3K/2, ...): a
                                    stratified sample of 1/K of the inputs
 =================================  ==============================================
+
+The verdict, the summary and the accuracy tables come from the state file:
+``plancheck exhaustive --backend cpu --table``.
 """
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
-from conformance import exhaustive
+from conformance import exhaustive_pytest
 
 pytestmark = pytest.mark.exhaustive
 
-_ENV = os.environ.get
-BACKEND = _ENV("PLANCHECK_EXHAUSTIVE_BACKEND", "cpu")
 
-STATE = _ENV("PLANCHECK_EXHAUSTIVE_STATE", str(exhaustive.DEFAULT_STATE))
-BUDGET = int(_ENV("PLANCHECK_EXHAUSTIVE_ULP_BUDGET", "0"))
-ALSO = [name for name in _ENV("PLANCHECK_EXHAUSTIVE_ALSO", "").split(",") if name]
-FRESH = _ENV("PLANCHECK_EXHAUSTIVE_FRESH", "") == "1"
-SAMPLE = int(_ENV("PLANCHECK_EXHAUSTIVE_SAMPLE", "1"))
-SHARDS = exhaustive.default_shards(
-    int(_ENV("PLANCHECK_EXHAUSTIVE_SHARDS")) if _ENV("PLANCHECK_EXHAUSTIVE_SHARDS") else None,
-    SAMPLE,
-)
-
-
-def _plans() -> list[str]:
-    if _ENV("PLANCHECK_EXHAUSTIVE_PLANS"):
-        return [p for p in _ENV("PLANCHECK_EXHAUSTIVE_PLANS", "").split(",") if p]
-    ops = _ENV("PLANCHECK_EXHAUSTIVE_OPS")
-    return exhaustive.plan_ids(None if not ops else [o for o in ops.split(",") if o])
-
-
-PLANS = _plans()
-ITEMS = [(plan, shard) for plan in PLANS for shard in exhaustive.sampled_shards(SHARDS, SAMPLE)]
-
-
-@pytest.mark.parametrize(
-    ("plan", "shard"),
-    ITEMS,
-    ids=[f"{plan.replace(':', '-')}-s{shard:03d}of{SHARDS:03d}" for plan, shard in ITEMS],
-)
-def test_shard_conforms(plan, shard):
-    result, _resumed = exhaustive.run_shard(
-        BACKEND, plan, shard, SHARDS, ulp_budget=BUDGET, state=STATE, fresh=FRESH, also=ALSO
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "shard" not in metafunc.fixturenames:
+        return
+    chosen = exhaustive_pytest.settings(metafunc.config)
+    items = [(plan, shard) for plan in chosen.plans for shard in chosen.indices]
+    width = max(3, len(str(chosen.shards - 1)))
+    metafunc.parametrize(
+        ("plan", "shard"),
+        items,
+        ids=[
+            f"{plan.replace(':', '-')}-s{shard:0{width}d}of{chosen.shards:0{width}d}"
+            for plan, shard in items
+        ],
     )
+
+
+def test_shard_conforms(request, plan, shard):
+    result = exhaustive_pytest.run_item(request, plan, shard)
     assert result.ok, result.describe()
