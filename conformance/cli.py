@@ -18,6 +18,10 @@
     timeout, a crash, an incomplete coverage matrix), 2 for a usage error
     (unknown operation or backend, bad option), 3 when only the oracle itself
     failed (never the backend's fault).
+``plancheck diff --backend A --backend B [--op NAME ...] [--profile P]``
+    the same calls on two backends, every disagreement grouped by class
+    (:mod:`conformance.diff`); 0 when they agree everywhere, 1 when not, 2
+    for a usage error.
 ``plancheck repro '<json>' [--backend X]``
     re-run exactly one call (the JSON of a failure report) and print its full
     report; 0 when it conforms, 1 when it does not, 2 for a usage error, 3
@@ -138,6 +142,14 @@ def _check_run_options(arguments: argparse.Namespace) -> str | None:
         return f"--timeout: expected seconds >= 0, got {arguments.timeout}"
     if arguments.report and not arguments.report.lower().endswith((".json", ".md")):
         return f"--report: expected a .json or .md path, got {arguments.report!r}"
+    from .capabilities import declared_by, parse_features
+
+    try:
+        parse_features(arguments.unsupported)
+        for name in arguments.backend:
+            declared_by(backends.get(name))
+    except ValueError as error:
+        return str(error)
     try:
         _parse_budgets(arguments.ulp_budget)
         if arguments.xfail:
@@ -173,6 +185,10 @@ def _pytest_arguments(arguments: argparse.Namespace, ini: str) -> list[str]:
         args += ["--plancheck-backend", name]
     for operation in arguments.op:
         args += ["--plancheck-op", operation]
+    for feature in arguments.unsupported:
+        args += ["--plancheck-unsupported", feature]
+    # the plugin's summary groups every failure by class: no per-item failure blocks
+    args += ["--tb=no", "-rE"]
     for budget in arguments.ulp_budget:
         args += ["--plancheck-ulp-budget", budget]
     if arguments.timeout is not None:
@@ -245,6 +261,12 @@ def _repro(arguments: argparse.Namespace) -> int:
     return CONFORMS if outcome.ok else NOT_CONFORMING
 
 
+def _diff(arguments: argparse.Namespace) -> int:
+    from .diff import main as diff_main  # imports hypothesis: only when diff runs
+
+    return diff_main(arguments)
+
+
 def _add_run_parsers(commands: Any) -> None:
     run = commands.add_parser(
         "run",
@@ -294,9 +316,32 @@ def _add_run_parsers(commands: Any) -> None:
     )
     run.add_argument("--xfail", metavar="FILE", help="known deviations file")
     run.add_argument(
+        "--unsupported",
+        action="append",
+        default=[],
+        metavar="FEATURE",
+        help="a capability feature the backend does not support (repeatable): calls that "
+        "need it are counted, not judged (zero-size, rank-0, broadcasting, negative-axis, "
+        "signalling-nan, ...; an unknown name lists them all)",
+    )
+    run.add_argument(
         "pytest_args", nargs=argparse.REMAINDER, help="after --: more pytest arguments"
     )
     run.set_defaults(handler=_run)
+    diff = commands.add_parser(
+        "diff",
+        help="run the same calls on two backends and report every disagreement by class",
+        description="Example: plancheck diff --backend cpu --backend generic --op add",
+    )
+    diff.add_argument("--backend", action="append", required=True,
+                      help="exactly two: generic, cpu or package.module:attribute")  # fmt: skip
+    diff.add_argument("--op", action="append", default=[], metavar="NAME",
+                      help="only these operations (repeatable)")  # fmt: skip
+    diff.add_argument("--profile", choices=("ci", "dev", "thorough"), default="ci",
+                      help="how many calls (as plancheck run)")  # fmt: skip
+    diff.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
+                      help="per-call timeout (0: none)")  # fmt: skip
+    diff.set_defaults(handler=_diff)
     repro = commands.add_parser(
         "repro",
         help="re-run exactly one call from a failure report and print its full report",

@@ -322,6 +322,8 @@ _PROBLEM_RULES = {
     "allocation before error": "backend protocol: every planning, shape and index error is "
     "raised before a result is allocated",
     "crash": "the backend must not kill its process",
+    "warning": "IEEE exceptions never raise or warn (reference semantics)",
+    "input modified": "a call never modifies its inputs",
     "oracle error": "none -- the oracle itself failed; this is not the backend's fault",
 }
 

@@ -777,7 +777,8 @@ def _classify_cases(
 
     by_class: dict[str, list[int]] = {}
     if expected.dtype == np.bool_:
-        by_class["wrong-value:bool"] = failing.tolist()
+        if failing.size:
+            by_class["wrong-value:bool"] = failing.tolist()
         return by_class
     distance = binary32.ulp_distance_array(expected[failing], actual[failing])
     for index, e, a, d in zip(failing.tolist(), expected[failing].tolist(),
