@@ -97,8 +97,52 @@ def test_native_tensors_of_other_kinds_are_refused(backend):
         backend.execute("neg", torch.zeros(2, dtype=torch.float64))
     with pytest.raises(TypeError, match=r"expected a torch\.Tensor"):
         backend.to_tensor(np.zeros(2, np.float32))
-    with pytest.raises(TypeError, match="strided CPU"):
+    with pytest.raises(TypeError, match="strided cpu tensors"):
         backend.execute("neg", torch.zeros(2).to_sparse())
+
+
+# -- devices and the exchange ------------------------------------------------------------------
+
+
+def test_torch_cpu_is_the_cpu_device_and_the_bare_name():
+    for name in ("torch", "torch:cpu"):
+        chosen = backends.get(name)
+        assert chosen.name == "torch" and chosen.device.type == "cpu"
+        native = chosen.from_tensor(Tensor.from_nested([1.5, -2.0], DType.Float32))
+        assert native.device.type == "cpu"
+        assert chosen.to_tensor(chosen.execute("neg", native)).bits() == (0xBFC00000, 0x40000000)
+
+
+def test_an_absent_cuda_device_is_refused_when_the_backend_is_made():
+    if torch.cuda.is_available():
+        pytest.skip("this machine has a CUDA device")
+    with pytest.raises(backends.BackendLoadError, match="no CUDA device"):
+        torch_cpu.TorchBackend(device="cuda")
+    with pytest.raises(ValueError, match="'cpu' or 'cuda'"):
+        torch_cpu.TorchBackend(device="mps")
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device on this machine")
+def test_torch_cuda_runs_the_boundary_examples_of_neg_and_add():
+    chosen = backends.get("torch:cuda")
+    assert chosen.name == "torch:cuda"
+    for plan in resolvable_plans():
+        if plan.operation in ("neg", "add"):
+            for call in boundary_examples(plan):
+                outcome = run_call(chosen, call)
+                assert outcome.problem not in (
+                    Problem.UNEXPECTED_EXCEPTION,
+                    Problem.WRONG_TYPE,
+                    Problem.WRONG_SHAPE_OR_DTYPE,
+                ), outcome.verdict
+
+
+def test_the_tensor_exchange_keeps_signalling_nans(backend):
+    patterns = (0x7F800001, 0xFFA00000, 0x7FBFFFFF, 0x3F800000)
+    tensor = Tensor.from_bits(DType.Float32, (4,), patterns)
+    native = backend.from_tensor(tensor)
+    assert native.numpy().view(np.uint32).tolist() == list(patterns)
+    assert backend.to_tensor(native).bits() == patterns
 
 
 def test_every_plan_runs_with_its_output_dtype_and_shape(backend):

@@ -1,14 +1,18 @@
-"""JAX on the CPU: every plan mapped onto ``jax.numpy``, ``jax.nn`` and ``jax.lax``.
+"""JAX: every plan mapped onto ``jax.numpy``, ``jax.nn`` and ``jax.lax``.
 
-``backends.get("jax")`` (the optional extra ``plancheck[jax]``; importing
-this module without jax installed raises ImportError).  The kernel table is
+``backends.get("jax")`` or ``"jax:cpu"`` (the first CPU device) and
+``"jax:gpu"`` (the first GPU device; an absent one is a
+:class:`~backends.errors.BackendLoadError`), from the optional extra
+``plancheck[jax]``; importing this module without jax installed raises
+ImportError, which ``backends.get`` turns into a BackendLoadError naming the
+extra.  The kernel table is
 :mod:`backends.adapters.array_namespace` with ``xp = jax.numpy``, where jax
 has a function of its own for an activation it is used instead of the
 formula: ``jax.nn.sigmoid silu softplus elu relu leaky_relu(x, 0.01)
 gelu(x, approximate=False)``, ``jax.lax.rsqrt`` and ``jax.scipy.special.erf``.
 
-Native values: ``jax.Array`` of float32, int32 or bool, placed on the first
-CPU device by :meth:`JaxBackend.from_tensor`.  Nothing is configured: JAX's
+Native values: ``jax.Array`` of float32, int32 or bool, placed on the
+backend's device by :meth:`JaxBackend.from_tensor`.  Nothing is configured: JAX's
 defaults hold, in particular ``jax_enable_x64`` is off, so the library has no
 64-bit types at all.
 
@@ -46,6 +50,7 @@ import numpy as np
 from oracle import OperationPlan, Tensor
 
 from ..dispatch import Kernel
+from ..errors import BackendLoadError
 from .array_namespace import KERNELS, ArrayNamespaceBackend
 
 __all__ = ["JaxBackend"]
@@ -84,7 +89,11 @@ JAX_KERNELS: dict[str, Kernel] = {
 
 
 class JaxBackend(ArrayNamespaceBackend):
-    """jax.numpy/jax.lax on the CPU with JAX's defaults (backend name ``"jax"``)."""
+    """jax.numpy/jax.lax with JAX's defaults on one device.
+
+    *device* is ``"cpu"`` (backend name ``"jax"``) or ``"gpu"`` (backend name
+    ``"jax:gpu"``): the first device of that platform.
+    """
 
     name = "jax"
     xp = jnp
@@ -92,9 +101,19 @@ class JaxBackend(ArrayNamespaceBackend):
     library = "jax"
     version = jax.__version__
 
-    def __init__(self) -> None:
+    def __init__(self, device: str = "cpu") -> None:
         super().__init__()
-        self.device = jax.devices("cpu")[0]
+        if device not in ("cpu", "gpu"):
+            raise ValueError(f"the jax backend runs on 'cpu' or 'gpu', not {device!r}")
+        try:
+            self.device = jax.devices(device)[0]
+        except RuntimeError as error:  # jax's "Unknown backend" / no such platform
+            raise BackendLoadError(
+                f"jax:{device}: jax {jax.__version__} has no {device} device ({error}); "
+                f"use jax:cpu, or install jax with GPU support (see jax's install guide)"
+            ) from error
+        if device != "cpu":
+            self.name = f"jax:{device}"
 
     def is_native(self, value: Any) -> bool:
         return isinstance(value, jax.Array)

@@ -1,4 +1,4 @@
-"""PyTorch on the CPU as a plancheck backend (backend name ``"torch"``).
+"""PyTorch as a plancheck backend: ``"torch"`` (the CPU), ``"torch:cpu"``, ``"torch:cuda"``.
 
 The adapter measures torch, not itself: the central planner decides every
 dtype (:class:`backends.dispatch.KernelBackend`), and each kernel then calls
@@ -9,12 +9,14 @@ measured).
 
 Native values
 -------------
-* A *tensor* is a ``torch.Tensor`` on the CPU, strided, of dtype
+* A *tensor* is a ``torch.Tensor`` on the backend's device (the CPU, or the
+  current CUDA device for ``TorchBackend(device="cuda")``), strided, of dtype
   ``torch.float32``, ``torch.int32`` or ``torch.bool`` (``DType.Float32``,
   ``DType.Int32``, ``DType.Bool``).  Anything else -- another dtype, another
   device, a sparse layout -- is a TypeError before planning.
   :meth:`TorchBackend.from_tensor` / :meth:`TorchBackend.to_tensor` exchange
-  with :class:`oracle.Tensor` through numpy, bit for bit.
+  with :class:`oracle.Tensor` through numpy, bit for bit (signalling NaNs
+  included), copying to and from the device.
 * A *weak scalar* is a real Python number or numpy scalar.  Python ``int``,
   ``float``, ``bool`` and numpy scalars are handed to torch as they are (torch
   treats them as weak, like the planner); other reals (``Fraction``) have no
@@ -110,6 +112,7 @@ from oracle import Accumulation, DType, OperandRole, OperationPlan, Tensor
 from ..cpu.convert import normalise_axes, normalise_axis
 from ..cpu.structured import _conv_geometry
 from ..dispatch import KernelBackend
+from ..errors import BackendLoadError
 
 __all__ = ["KERNELS", "TorchBackend"]
 
@@ -252,9 +255,9 @@ def clamp(backend: TorchBackend, plan: OperationPlan, x: Any, lo: Any, hi: Any) 
     if isinstance(low, torch.Tensor) != isinstance(high, torch.Tensor):
         # torch.clamp takes two tensor bounds or two number bounds
         if not isinstance(low, torch.Tensor):
-            low = torch.tensor(low, dtype=torch.float32)
+            low = torch.tensor(low, dtype=torch.float32, device=v.device)
         else:
-            high = torch.tensor(high, dtype=torch.float32)
+            high = torch.tensor(high, dtype=torch.float32, device=v.device)
     backend.allocated()
     return torch.clamp(v, low, high)
 
@@ -419,7 +422,7 @@ def conv_general(
     out_shape = (g["batch"], g["out_channels"], *g["out_spatial"])
     backend.allocated()
     if math.prod(out_shape) == 0 or g["group_channels"] == 0:
-        return torch.zeros(out_shape, dtype=torch.float32)  # nothing to compute
+        return torch.zeros(out_shape, dtype=torch.float32, device=x.device)  # nothing to do
     if spatial == 0:  # a 1x1 convolution over a length-1 dimension
         return conv_general_torch(x[..., None], w[..., None], g, 1)[..., 0]
     return conv_general_torch(x, w, g, spatial)
@@ -439,7 +442,7 @@ def conv_general_torch(
         for n, d in zip(x.shape[2:], lhs_dilation):
             spread_shape.append((n - 1) * d + 1 if n else 0)
             index.append(slice(None, None, d))
-        spread = torch.zeros(spread_shape, dtype=torch.float32)
+        spread = torch.zeros(spread_shape, dtype=torch.float32, device=x.device)
         spread[tuple(index)] = x
         x = spread
     if any(p != (0, 0) for p in pads):
@@ -596,17 +599,23 @@ KERNELS: dict[str, Any] = {
 
 
 class TorchBackend(KernelBackend):
-    """PyTorch CPU execution of the central plans (backend name ``"torch"``).
+    """PyTorch execution of the central plans on one device.
 
-    *num_threads* is handed to ``torch.set_num_threads`` (process-wide);
-    None leaves torch's thread count as it is.
+    *device* is ``"cpu"`` (backend name ``"torch"``) or ``"cuda"`` (backend
+    name ``"torch:cuda"``, torch's current CUDA device); an absent device is
+    a :class:`~backends.errors.BackendLoadError`.  *num_threads* is handed to
+    ``torch.set_num_threads`` (process-wide, CPU kernels); None leaves
+    torch's thread count as it is.
     """
 
     name = "torch"
     kernels = KERNELS
 
-    def __init__(self, num_threads: int | None = 1) -> None:
+    def __init__(self, num_threads: int | None = 1, device: str = "cpu") -> None:
         super().__init__()
+        self.device = _device(device)
+        if self.device.type != "cpu":
+            self.name = f"torch:{self.device.type}"
         if num_threads is not None:
             torch.set_num_threads(num_threads)
         self.num_threads = torch.get_num_threads()
@@ -614,8 +623,8 @@ class TorchBackend(KernelBackend):
     def dtype_of(self, value: Any) -> DType | None:
         """The dtype of a native tensor; None for anything that is not a torch tensor.
 
-        A tensor of another dtype, on another device or with a non-strided
-        layout is a TypeError.
+        A tensor of another dtype, on another device type or with a
+        non-strided layout is a TypeError.
         """
         if not isinstance(value, torch.Tensor):
             return None
@@ -624,40 +633,46 @@ class TorchBackend(KernelBackend):
             raise TypeError(
                 f"the torch backend holds float32, int32 and bool tensors; got {value.dtype}"
             )
-        if value.device.type != "cpu" or value.layout is not torch.strided:
+        if value.device.type != self.device.type or value.layout is not torch.strided:
             raise TypeError(
-                f"the torch backend holds strided CPU tensors; got one on {value.device} "
-                f"with layout {value.layout}"
+                f"the {self.name} backend holds strided {self.device.type} tensors; got one "
+                f"on {value.device} with layout {value.layout}"
             )
         return dtype
 
     def from_tensor(self, tensor: Tensor) -> torch.Tensor:
-        """*tensor* as a new torch tensor, bit for bit.
-
-        Float32 values are binary32 values held as Python floats: the
-        float64 -> float32 cast is exact for them and treats a NaN as
-        ``oracle.binary32.to_bits`` does (the platform's double -> float
-        conversion), so this equals ``tensor.to_numpy()`` without its
-        per-element loop.
-        """
-        if tensor.dtype is DType.Float32:
-            wide = np.array(tensor.values, dtype=np.float64).reshape(tensor.shape)
-            return torch.from_numpy(wide.astype(np.float32))
-        return torch.from_numpy(tensor.to_numpy())
+        """*tensor* as a new torch tensor on the device, bit for bit."""
+        return torch.from_numpy(tensor.to_numpy()).to(self.device)
 
     def from_numpy(self, array: np.ndarray) -> torch.Tensor:
         """The optional fast exchange (``backends/protocol.py``): a copy, bits kept."""
-        return torch.from_numpy(np.array(array, copy=True))
+        return torch.from_numpy(np.array(array, copy=True)).to(self.device)
 
     def to_numpy(self, native: Any) -> np.ndarray:
         """*native* as a new numpy array, bits kept (TypeError for anything else)."""
         if not isinstance(native, torch.Tensor):
             raise TypeError(f"expected a torch.Tensor, got {type(native).__name__}")
         self.dtype_of(native)
-        return native.detach().numpy().copy()
+        return native.detach().cpu().numpy().copy()
 
     def to_tensor(self, native: Any) -> Tensor:
         if not isinstance(native, torch.Tensor):
             raise TypeError(f"expected a torch.Tensor, got {type(native).__name__}")
         self.dtype_of(native)
-        return Tensor.from_numpy(native.detach().numpy())
+        return Tensor.from_numpy(native.detach().cpu().numpy())
+
+
+def _device(name: str) -> torch.device:
+    """The torch device *name* ("cpu" or "cuda"), or BackendLoadError when it is absent."""
+    if name == "cpu":
+        return torch.device("cpu")
+    if name != "cuda":
+        raise ValueError(f"the torch backend runs on 'cpu' or 'cuda', not {name!r}")
+    if not torch.cuda.is_available():
+        build = torch.version.cuda or "none (a CPU-only build)"
+        raise BackendLoadError(
+            f"torch:cuda: torch {torch.__version__} sees no CUDA device "
+            f"(torch.cuda.is_available() is False; CUDA of this build: {build}); "
+            f"use torch:cpu, or install a CUDA build of torch on a machine with a GPU"
+        )
+    return torch.device("cuda", torch.cuda.current_device())

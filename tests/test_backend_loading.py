@@ -1,0 +1,217 @@
+"""``backends.get``: outside backends from the working directory, devices, clear errors.
+
+The end-to-end tests start the installed console scripts (``plancheck``,
+``pytest``) in a folder that holds a kernel package, as a user does; those
+scripts do not put the current directory on ``sys.path`` themselves (unlike
+``python -m`` or ``python -c``), so they pass only when ``backends.get``
+looks there first.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import backends
+from backends import BackendLoadError
+
+pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")
+
+SCRIPTS = Path(sys.executable).parent
+
+KERNEL_MODULE = """\
+from backends.cpu import CPUBackend
+
+
+class MyBackend(CPUBackend):
+    name = "mykern"
+"""
+
+
+@pytest.fixture
+def kernel_folder(tmp_path: Path) -> Path:
+    """A folder holding ``mykern.backend:MyBackend`` (the package is not installed)."""
+    package = tmp_path / "mykern"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "backend.py").write_text(KERNEL_MODULE)
+    return tmp_path
+
+
+def _script(name: str) -> str:
+    path = SCRIPTS / name
+    if not path.exists():
+        pytest.skip(f"the console script {name} is not installed next to {sys.executable}")
+    return str(path)
+
+
+def _run(folder: Path, *command: str) -> subprocess.CompletedProcess[str]:
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    return subprocess.run(
+        command, cwd=folder, capture_output=True, text=True, timeout=600, env=environment
+    )
+
+
+# -- module:attribute from the working directory ----------------------------------------------
+
+
+def test_plancheck_call_loads_a_backend_from_the_working_directory(kernel_folder):
+    done = _run(
+        kernel_folder,
+        _script("plancheck"),
+        "call",
+        "--backend",
+        "mykern.backend:MyBackend",
+        "neg",
+        "Float32:[1.5]",
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "PASS" in done.stdout
+
+
+def test_plancheck_run_loads_a_backend_from_the_working_directory(kernel_folder):
+    done = _run(
+        kernel_folder,
+        _script("plancheck"),
+        "run",
+        "--backend",
+        "mykern.backend:MyBackend",
+        "--op",
+        "neg",
+        "--workers",
+        "0",
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_pytest_plugin_loads_a_backend_from_the_working_directory(kernel_folder):
+    done = _run(
+        kernel_folder,
+        _script("pytest"),
+        "--pyargs",
+        "conformance.suite",
+        "--plancheck-backend",
+        "mykern.backend:MyBackend",
+        "-k",
+        "test_boundary_examples and neg",
+        "-p",
+        "no:cacheprovider",
+        "-q",
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 passed" in done.stdout
+
+
+@pytest.fixture
+def clean_imports():
+    """Restore ``sys.path`` and drop the probe package afterwards."""
+    path = list(sys.path)
+    yield
+    sys.path[:] = path
+    for name in [n for n in sys.modules if n == "shadowkern" or n.startswith("shadowkern.")]:
+        del sys.modules[name]
+    importlib.invalidate_caches()
+
+
+def _shadow_package(folder: Path, label: str) -> None:
+    package = folder / "shadowkern"
+    package.mkdir(parents=True)
+    source = "from backends.cpu import CPUBackend\n\n\nclass Kernel(CPUBackend):\n"
+    (package / "__init__.py").write_text(f"{source}    name = {label!r}\n")
+
+
+def test_the_working_directory_comes_first(tmp_path, monkeypatch, clean_imports):
+    """A package in the current folder wins over one of the same name further down sys.path."""
+    installed, here = tmp_path / "site", tmp_path / "work"
+    _shadow_package(installed, "installed")
+    _shadow_package(here, "working directory")
+    monkeypatch.syspath_prepend(str(installed))
+    sys.path[:] = [p for p in sys.path if p not in ("", os.curdir)]
+    monkeypatch.chdir(here)
+    assert backends.get("shadowkern:Kernel").name == "working directory"
+    assert sys.path[0] == str(here)
+
+
+# -- devices ----------------------------------------------------------------------------------
+
+
+def test_an_unknown_device_names_the_known_ones():
+    with pytest.raises(ValueError, match="use torch:cpu, torch:cuda"):
+        backends.get("torch:tpu")
+    with pytest.raises(ValueError, match="jax:cpu, jax:gpu"):
+        backends.get("jax:tpu")
+
+
+def test_torch_on_the_cpu_device():
+    torch = pytest.importorskip("torch")
+    backend = backends.get("torch:cpu")
+    assert backend.name == "torch" and backend.device == torch.device("cpu")
+
+
+def test_an_absent_cuda_device_is_a_load_error():
+    torch = pytest.importorskip("torch")
+    if torch.cuda.is_available():
+        pytest.skip("this machine has a CUDA device")
+    with pytest.raises(BackendLoadError, match=r"torch:cuda.*no CUDA device.*use torch:cpu"):
+        backends.get("torch:cuda")
+
+
+def test_jax_without_jax_names_the_extra():
+    try:
+        import jax  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        pytest.skip("jax is installed here")
+    for name in ("jax", "jax:cpu", "jax:gpu"):
+        with pytest.raises(BackendLoadError, match=r"pip install 'plancheck\[jax\]'"):
+            backends.get(name)
+
+
+# -- clear errors -----------------------------------------------------------------------------
+
+
+def test_an_unknown_name_suggests_the_closest():
+    with pytest.raises(ValueError, match="did you mean 'cpu'"):
+        backends.get("cpux")
+    with pytest.raises(ValueError, match="did you mean 'generic'"):
+        backends.get("generik")
+
+
+def test_a_missing_module_says_where_it_was_looked_for(tmp_path, monkeypatch, clean_imports):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(BackendLoadError, match="no module named 'nosuchmod' in the current dir"):
+        backends.get("nosuchmod:X")
+
+
+def test_a_missing_attribute_or_dependency_is_a_load_error(tmp_path, monkeypatch, clean_imports):
+    package = tmp_path / "shadowkern"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "broken.py").write_text("import nosuchdependency\n")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(BackendLoadError, match="has no attribute 'Missing'"):
+        backends.get("shadowkern:Missing")
+    with pytest.raises(BackendLoadError, match="imports 'nosuchdependency'"):
+        backends.get("shadowkern.broken:Kernel")
+
+
+def test_a_factory_that_exits_is_a_load_error():
+    with pytest.raises(BackendLoadError, match="SystemExit"):
+        backends.get("builtins:exit")
+
+
+@pytest.mark.parametrize("name", [None, 3, b"cpu", ("cpu",)])
+def test_a_name_is_a_string(name):
+    with pytest.raises(TypeError, match="a backend name is a string"):
+        backends.get(name)
+
+
+def test_something_that_is_not_a_backend_is_a_type_error():
+    with pytest.raises(TypeError, match="not a backend"):
+        backends.get("builtins:object")
