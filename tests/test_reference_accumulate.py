@@ -386,6 +386,84 @@ def test_no_spurious_overflow_for_a_dominant_term():
             assert iv.accepts(r)
 
 
+def test_infinity_only_when_some_order_overflows():
+    """Issue 15 item 8: 2**104 + 1 + 0x7F7FFFFE is MAX_FINITE in every order."""
+    terms = [2.0**104, 1.0, from_bits(0x7F7FFFFE)]
+    assert sorted(set(all_orders(terms, F32))) == [MAX]
+    iv = interval(terms, F32)
+    assert iv.accepts(MAX) and not iv.accepts(INF) and iv.hi == MAX
+    negated = interval([-t for t in terms], F32)
+    assert negated.accepts(-MAX) and not negated.accepts(-INF)
+    # one more 2**104 can overflow: (2**104 + 2**104) + 0x7F7FFFFE is the threshold
+    terms = [2.0**104, 2.0**104, from_bits(0x7F7FFFFE)]
+    assert INF in all_orders(terms, F32) and interval(terms, F32).accepts(INF)
+
+
+def _near_overflow_vectors(seed: int, count: int) -> list[list[float]]:
+    """Seeded vectors of 2 to 5 terms whose positive sum lies within a few
+    ULPs of FLT_MAX: 1 to 4 random terms (top binades, about an ULP of the
+    top binade, or small), then one positive term that brings the sum of the
+    positive terms to MAX_FINITE + k * 2**102 (k in [-8, 4])."""
+    rng = random.Random(seed)
+    vectors = []
+    while len(vectors) < count:
+        terms = []
+        for _ in range(rng.randrange(1, 5)):
+            kind = rng.random()
+            if kind < 0.4:  # the top binades
+                magnitude = math.ldexp(rng.randrange(2**23, 2**24), rng.randrange(100, 104))
+            elif kind < 0.7:  # about an ULP of the top binade
+                magnitude = math.ldexp(rng.randrange(2**23, 2**24), rng.randrange(78, 82))
+            else:  # small
+                magnitude = math.ldexp(rng.randrange(1, 2**24), rng.randrange(-20, 20))
+            terms.append(magnitude if rng.random() < 0.85 else -magnitude)
+        target = Fraction(MAX) + rng.randrange(-8, 5) * Fraction(2**102)
+        rest = round_fraction(target - sum(Fraction(t) for t in terms if t > 0))
+        if 0 < rest <= MAX:
+            terms.insert(rng.randrange(len(terms) + 1), rest)
+            vectors.append(terms)
+    return vectors
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_infinity_and_nan_acceptance_is_exact_for_small_near_overflow_sums(seed):
+    """Every order enumerated: +inf, -inf and NaN are accepted exactly when one gives them."""
+    overflowing = 0
+    for terms in _near_overflow_vectors(seed, 250):
+        results = all_orders(terms, F32)
+        iv = interval(terms, F32)
+        assert iv.accepts(INF) == (INF in results), terms
+        assert iv.accepts(-INF) == (-INF in results), terms
+        assert iv.nan == any(math.isnan(r) for r in results), terms
+        assert all(iv.accepts(r) for r in results), terms
+        overflowing += INF in results or -INF in results
+    assert 20 <= overflowing <= 230  # the vectors do test both answers
+
+
+def test_overflow_with_an_infinite_term_is_exact():
+    # +inf with negative terms: NaN only if the negatives alone can reach -inf
+    terms = [INF, -(2.0**104), -1.0, -from_bits(0x7F7FFFFE)]
+    results = all_orders(terms, F32)
+    assert not any(math.isnan(r) for r in results)
+    assert not interval(terms, F32).nan
+    terms = [INF, -(2.0**104), -(2.0**104), -from_bits(0x7F7FFFFE)]
+    assert any(math.isnan(r) for r in all_orders(terms, F32))
+    assert interval(terms, F32).nan
+
+
+def test_repeated_values_are_decided_exactly_beyond_twelve_terms():
+    """The sub-multiset search handles many equal terms; checked by a sequential sum."""
+    third = from_bits(0x7E2AAAAB)  # about MAX / 3
+    assert interval([third] * 3, F32).accepts(INF) == (INF in all_orders([third] * 3, F32))
+    many = [from_bits(0x7D4CCCCC)] * 20  # 20 x (just under MAX / 20)
+    iv = interval(many, F32)
+    total = np.float32(0)
+    with np.errstate(all="ignore"):
+        for t in many:
+            total = np.float32(total + np.float32(t))
+    assert iv.accepts(float(total))
+
+
 def test_single_terms_are_exact():
     for t in (1.0, -TINY, MAX, -MAX, MIN_NORMAL):
         for accumulator in (F32, F64):

@@ -33,6 +33,7 @@ semantics document for everything here.
 
 from __future__ import annotations
 
+import itertools
 import math
 import numbers
 from collections.abc import Callable, Sequence
@@ -356,19 +357,92 @@ def _error_bound(weights: list[int], precision: int, growth: Fraction) -> int:
     return quantum * ((total * c_num) // ((c_den * quantum) << precision))
 
 
+#: Whether some evaluation order overflows is decided exactly
+#: (:func:`_some_order_overflows`) when that takes at most this many split
+#: steps -- up to 12 distinct terms, or many more with repeated values;
+#: beyond it the proven bound decides, which may accept an overflow that no
+#: order reaches.
+EXACT_OVERFLOW_STEPS = 2**19
+
+
 def _one_sign(weights: list[int], precision: int, overflow: int) -> tuple[int, int, bool]:
     """(W, B, can_overflow) for the terms of one sign alone, magnitudes *weights*.
 
     W is their sum and B the bound below the root of any tree over them.  An
     addition a + b of such a tree reaches Omega only if W * c >= Omega and
     W + B >= Omega (c >= (1+u)**(m-2)); see :func:`floating_sum_interval`.
+    When that necessary condition holds and there are at most
+    :data:`EXACT_OVERFLOW_TERMS` terms, *can_overflow* is decided exactly.
     """
     total = sum(weights)
     if len(weights) < 2:
         return total, 0, False
     growth = _growth(len(weights) - 2, Fraction(1, 1 << precision))
     bound = _error_bound(weights, precision, growth)
-    return total, bound, total * growth >= overflow and total + bound >= overflow
+    maybe = total * growth >= overflow and total + bound >= overflow
+    if maybe:
+        maybe = _some_order_overflows(weights, precision, overflow) is not False
+    return total, bound, maybe
+
+
+def _round_scaled(x: int, precision: int) -> int:
+    """The positive multiple *x* of 2**-149 rounded to *precision* bits, ties to even.
+
+    Below 2**precision units x is exact (binary32 subnormals have the
+    quantum 2**-149 itself; binary64's is finer still).
+    """
+    shift = x.bit_length() - precision
+    if shift <= 0:
+        return x
+    quotient, remainder = divmod(x, 1 << shift)
+    half = 1 << (shift - 1)
+    if remainder > half or (remainder == half and quotient & 1):
+        quotient += 1
+    return quotient << shift
+
+
+def _some_order_overflows(weights: list[int], precision: int, overflow: int) -> bool | None:
+    """Whether some binary tree over the positive *weights* reaches *overflow*.
+
+    Rounding to nearest is monotone, so the largest value any tree over a
+    multiset S of terms computes is M(S) = fl(max over splits S = A + B of
+    M(A) + M(B)): the children's largest values give the root's largest.
+    A tree overflows at some addition iff some sub-multiset's split sum
+    reaches Omega (and then every tree containing that subtree is +inf).
+    Dynamic programming over the sub-multisets -- count vectors of the
+    distinct values, prod((c+1)(c+2)/2) split steps -- decides it exactly.
+    Returns None, undecided, when that exceeds :data:`EXACT_OVERFLOW_STEPS`.
+    """
+    counts: dict[int, int] = {}
+    for w in weights:
+        counts[w] = counts.get(w, 0) + 1
+    values = list(counts)
+    if math.prod((c + 1) * (c + 2) // 2 for c in counts.values()) > EXACT_OVERFLOW_STEPS:
+        return None
+    strides = []
+    states = 1
+    for value in values:
+        strides.append(states)
+        states *= counts[value] + 1
+    largest = [0] * states
+    for state in range(1, states):
+        digits = [state // stride % (counts[v] + 1) for v, stride in zip(values, strides)]
+        if sum(digits) == 1:
+            largest[state] = values[digits.index(1)]
+            continue
+        best = 0
+        for part in itertools.product(
+            *(range(0, d * stride + 1, stride) for d, stride in zip(digits, strides))
+        ):
+            index = sum(part)
+            if 0 < index < state:
+                total = largest[index] + largest[state - index]
+                if total > best:
+                    best = total
+        if best >= overflow:
+            return True
+        largest[state] = _round_scaled(best, precision)
+    return False
 
 
 def _round64(x: Fraction) -> float:
@@ -449,9 +523,14 @@ def floating_sum_interval(terms: Sequence[float], accumulator: SimpleDType) -> I
     terms alone; with no positive term, at most the smallest term), and an
     addition can reach the overflow threshold
     Omega = 2**(emax+1) - 2**(emax-p) upwards only if a tree of the positive
-    terms alone can, which needs P * c+ >= Omega and P + B+ >= Omega.  Only
-    then is +inf accepted (as the upper end) for Float32 accumulation; mirror
-    for -inf with the negative terms, and NaN when both can happen.  For
+    terms alone can, which needs P * c+ >= Omega and P + B+ >= Omega.  When
+    that necessary condition holds, :func:`_some_order_overflows` decides
+    exactly whether some tree of those terms overflows (up to
+    :data:`EXACT_OVERFLOW_STEPS` steps; beyond, the condition alone decides).
+    Only then is +inf accepted (as the upper end) for Float32 accumulation;
+    mirror for -inf with the negative terms, and NaN when both can happen
+    (the two overflowing subtrees use disjoint terms, so one tree holds
+    both).  For
     Float64 accumulation of binary32 terms an accumulator overflow needs
     about 2**895 terms; only the final rounding to binary32 overflows, and
     R accounts for it.  Sums of m <= 2 terms and sums whose partial sums are
