@@ -44,7 +44,7 @@ import numpy as np
 
 from .. import binary32
 from ..dtypes import DType, SimpleDType
-from ..errors import describe, integer_text
+from ..errors import describe, integer_text, shape_text
 from ..expectation import Bounded, Interval
 from ..plan import Accumulation, OperationPlan
 from ..tensor import INT32_MAX, INT32_MIN, Tensor
@@ -170,8 +170,8 @@ def normalize_axes(operation: str, axis: object, shape: tuple[int, ...]) -> tupl
         for position, a in enumerate(axes):
             if a in axes[:position]:
                 raise ValueError(
-                    f"{operation}: axis {describe(axis)} names dimension {a} more than once "
-                    f"(shape {shape})"
+                    f"{operation}: axis {shape_text(tuple(map(int, axis)))} names dimension "
+                    f"{a} more than once (shape {shape})"
                 )
         return tuple(sorted(axes))
     if isinstance(axis, (bool, np.bool_)) or not isinstance(axis, numbers.Integral):
