@@ -54,8 +54,10 @@ __all__ = [
     "failure_report",
     "format_outcome",
     "oracle_error_report",
+    "report_schema",
     "repro_command",
     "reproduce",
+    "validate_report",
 ]
 
 REPORT_FORMAT = "plancheck-report/1"
@@ -939,6 +941,21 @@ def markdown_report(document: Mapping[str, Any], table: ConformanceTable) -> str
             )
         lines.append("")
     return "\n".join(lines)
+
+
+def report_schema() -> dict[str, Any]:
+    """The JSON Schema of the JSON report (``conformance/report.schema.json``)."""
+    from importlib import resources
+
+    text = resources.files("conformance").joinpath("report.schema.json").read_text("utf-8")
+    return json.loads(text)
+
+
+def validate_report(document: Mapping[str, Any]) -> None:
+    """Raise ``jsonschema.ValidationError`` unless *document* follows the report schema."""
+    import jsonschema
+
+    jsonschema.validate(document, report_schema())
 
 
 def now() -> str:

@@ -93,7 +93,12 @@ def outside(pytester):
 
 
 def _report(path: Path) -> dict:
-    return json.loads(path.read_text(encoding="utf-8"))
+    """A JSON report, validated against the schema shipped in the package."""
+    from conformance.report import validate_report
+
+    data = json.loads(path.read_text(encoding="utf-8"))
+    validate_report(data)
+    return data
 
 
 def _env(pytester) -> dict[str, str]:
