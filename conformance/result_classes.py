@@ -49,17 +49,17 @@ from oracle import (
     Conformance,
     DType,
     Expectation,
-    OperandRole,
     OperationPlan,
     Tensor,
     binary32,
     expected,
 )
-from oracle import vectorised as V
 from oracle.dtypes import INT32_MAX, INT32_MIN
 from oracle.evaluate import REFERENCES, broadcast_shapes
 
+from . import unary_results as unary
 from .calls import Call, Family, family_of
+from .unary_results import Kind, is_unary
 
 __all__ = [
     "HARD_TO_ROUND_ULPS",
@@ -69,8 +69,6 @@ __all__ = [
     "ResultClass",
     "applicable_result_classes",
     "candidate_classes",
-    "is_unary",
-    "midpoint_distance",
     "result_classes_hit",
 ]
 
@@ -81,7 +79,6 @@ NEAR_MIDPOINT_ULPS = 2.0**-8
 HARD_TO_ROUND_ULPS = 2.0**-16
 _MIN_SUBNORMAL_BITS, _MAX_SUBNORMAL_BITS = 0x00000001, 0x007FFFFF
 _MIN_NORMAL_BITS, _MAX_FINITE_BITS, _INF_BITS = 0x00800000, 0x7F7FFFFF, 0x7F800000
-_ONE_BITS = 0x3F800000
 
 
 class Group(enum.Enum):
@@ -201,17 +198,6 @@ _COMBINING = (
 # ---------------------------------------------------------------------------
 # Applicability
 # ---------------------------------------------------------------------------
-
-
-def is_unary(plan: OperationPlan) -> bool:
-    """Whether *plan* is one of the unary plans the exhaustive machinery certifies."""
-    return (
-        plan.operation in V.OPS
-        and len(plan.operands) == 1
-        and plan.operands[0].role is OperandRole.TENSOR
-        and plan.operands[0].dtype in (F32, I32)
-        and (plan.operands[0].dtype is F32 or plan.operation in V.ACTIVATIONS)
-    )
 
 
 def _elementwise_extrema(plan: OperationPlan) -> tuple[tuple[int, int, str], ...]:
@@ -387,87 +373,42 @@ def _special_classes(call: Call, result: Sequence[Any], hits: set[ResultClass]) 
         hits.add(R.NAN_FROM_NON_NAN)
 
 
-def _kind(bits: np.ndarray) -> np.ndarray:
-    """Per float32 result: 0 zero, 1 subnormal, 2 normal (not +-1), 3 +-1, 4 inf, 5 NaN."""
-    magnitude = bits & np.uint32(0x7FFFFFFF)
-    kind = np.full(bits.shape, 2, np.int8)
-    kind[magnitude == 0] = 0
-    kind[(magnitude > 0) & (magnitude < _MIN_NORMAL_BITS)] = 1
-    kind[magnitude == _ONE_BITS] = 3
-    kind[magnitude == _INF_BITS] = 4
-    kind[magnitude > _INF_BITS] = 5
-    return kind
-
-
-def unary_reference(plan: OperationPlan, inputs: np.ndarray) -> np.ndarray:
-    """The certified result of unary *plan* on a float32 or int32 array (vectorised)."""
-    if plan.operands[0].dtype is I32:
-        return V.certified_int32(plan.operation, inputs.astype(np.int32))
-    return V.certified(plan.operation, inputs.astype(np.float32))
-
-
-def neighbours(plan: OperationPlan, inputs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The next input below and above each element (itself at the ends of the domain)."""
-    if plan.operands[0].dtype is I32:
-        n = inputs.astype(np.int64)
-        return (
-            np.maximum(n - 1, INT32_MIN).astype(np.int32),
-            np.minimum(n + 1, INT32_MAX).astype(np.int32),
-        )
-    x = inputs.astype(np.float32)
-    with np.errstate(over="ignore"):
-        return (
-            np.nextafter(x, np.float32(-np.inf), dtype=np.float32),
-            np.nextafter(x, np.float32(np.inf), dtype=np.float32),
-        )
-
-
 def _edge_classes(plan: OperationPlan, inputs: np.ndarray, hits: set[ResultClass]) -> None:
-    result = unary_reference(plan, inputs).astype(np.float32)
-    kind = _kind(result.view(np.uint32))
-    finite_input = np.isfinite(inputs.astype(np.float64))
-    nonzero_input = inputs != 0
-    for side in neighbours(plan, inputs):
-        other = unary_reference(plan, side).astype(np.float32)
-        other_kind = _kind(other.view(np.uint32))
-        moved = side.astype(np.float64) != inputs.astype(np.float64)
-        usable = moved & finite_input & np.isfinite(side.astype(np.float64))
+    kind = unary.kinds(unary.reference(plan, inputs))
+    wide = inputs.astype(np.float64)
+    nonzero = wide != 0
+    for side in unary.neighbours(plan, inputs):
+        other = unary.kinds(unary.reference(plan, side))
+        usable = (side.astype(np.float64) != wide) & np.isfinite(wide)
+        usable &= np.isfinite(side.astype(np.float64))
+        both_nonzero = nonzero & (side != 0)  # a pole (log(0), rsqrt(0)) is no overflow
         pairs = {
-            # a pole (log(0), rsqrt(0)) is no overflow: both inputs must be nonzero
-            R.OVERFLOW_EDGE_FINITE: (kind < 4) & (other_kind == 4) & nonzero_input & (side != 0),
-            R.OVERFLOW_EDGE_INF: (kind == 4) & (other_kind < 4) & nonzero_input & (side != 0),
-            R.UNDERFLOW_EDGE_NONZERO: (kind > 0) & (kind < 5) & (other_kind == 0) & (side != 0),
-            R.UNDERFLOW_EDGE_ZERO: (kind == 0)
-            & nonzero_input
-            & (other_kind > 0)
-            & (other_kind < 5),
-            R.SUBNORMAL_EDGE: (kind == 1) & ((other_kind == 2) | (other_kind == 3)),
-            R.NORMAL_EDGE: ((kind == 2) | (kind == 3)) & (other_kind <= 1),
-            R.SATURATION_EDGE_AT: (kind == 3) & (other_kind != 3) & (other_kind < 5),
-            R.SATURATION_EDGE_BELOW: (kind < 5) & (kind != 3) & (other_kind == 3),
+            R.OVERFLOW_EDGE_FINITE: _in(kind, _FINITE)
+            & _in(other, unary.INFINITIES)
+            & both_nonzero,
+            R.OVERFLOW_EDGE_INF: _in(kind, unary.INFINITIES) & _in(other, _FINITE) & both_nonzero,
+            R.UNDERFLOW_EDGE_NONZERO: _in(kind, unary.FINITE_NONZERO)
+            & _in(other, unary.ZEROS)
+            & (side != 0),
+            R.UNDERFLOW_EDGE_ZERO: _in(kind, unary.ZEROS)
+            & nonzero
+            & _in(other, unary.FINITE_NONZERO),
+            R.SUBNORMAL_EDGE: (kind == Kind.SUBNORMAL) & _in(other, unary.NORMALS),
+            R.NORMAL_EDGE: _in(kind, unary.NORMALS) & _in(other, _ZERO_OR_SUBNORMAL),
+            R.SATURATION_EDGE_AT: (kind == Kind.ONE) & (other != Kind.ONE) & (other != Kind.NAN),
+            R.SATURATION_EDGE_BELOW: (kind != Kind.ONE) & (kind != Kind.NAN) & (other == Kind.ONE),
         }
         for cls, mask in pairs.items():
             if (mask & usable).any():
                 hits.add(cls)
 
 
-def midpoint_distance(plan: OperationPlan, inputs: np.ndarray) -> np.ndarray:
-    """|f(x) - nearest rounding midpoint| in ULPs of the result, from the float64 formula.
+_FINITE = (*unary.ZEROS, *unary.FINITE_NONZERO)
+_ZERO_OR_SUBNORMAL = (*unary.ZEROS, Kind.SUBNORMAL)
 
-    NaN where it is not measured: zero, infinite and NaN results, and results
-    outside the binary32 normal and subnormal range.  The float64 formula's
-    stated error (``vectorised.error_bound``) is below ``2**-21`` ULP.
-    """
-    x = inputs.astype(np.float32) if plan.operands[0].dtype is F32 else V.int32_to_float32(inputs)
-    y = V.float64_value(plan.operation, x)
-    with np.errstate(all="ignore"):
-        a = np.abs(y)
-        exponent = np.floor(np.log2(np.where(a > 0, a, 1.0)))
-        quantum = np.exp2(np.maximum(exponent, -126.0) - 23.0)
-        offset = a / quantum - np.floor(a / quantum)
-        distance = np.abs(offset - 0.5)
-    distance[~np.isfinite(y) | (a == 0) | (a >= 2.0**128)] = np.nan
-    return distance
+
+def _in(kind: np.ndarray, members: tuple[Kind, ...]) -> np.ndarray:
+    return np.isin(kind, [int(m) for m in members])
 
 
 def _rounding_classes(call: Call, expectation: Expectation, hits: set[ResultClass]) -> None:
@@ -480,7 +421,7 @@ def _rounding_classes(call: Call, expectation: Expectation, hits: set[ResultClas
     if is_unary(call.plan) and values:
         (operand,) = call.operands
         inputs = np.array(operand.values, np.float32 if operand.dtype is F32 else np.int64)
-        distance = midpoint_distance(call.plan, inputs)
+        distance = unary.midpoint_distance(call.plan, inputs)
         if (distance <= NEAR_MIDPOINT_ULPS).any():
             hits.add(R.NEAR_MIDPOINT)
         if (distance <= HARD_TO_ROUND_ULPS).any():

@@ -41,19 +41,15 @@ covers every binade and both signs evenly; Int32: every integer of magnitude
 at most 2**16 and ``HARD_SAMPLE / 16`` Weyl-spread integers).  For each the
 vectorised oracle's float64 value gives the distance of ``f(x)`` to the
 nearest rounding midpoint in ULPs of the result
-(:func:`conformance.result_classes.midpoint_distance`; its stated error bound
+(:func:`conformance.unary_results.midpoint_distance`; its stated error bound
 is below 2**-21 ULP); the :data:`HARDEST` inputs with the smallest distance
 (ties broken by the input's position) are kept with that distance.
 
 :func:`witness_calls` turns the witnesses of any plan into calls for the
-suite to judge: for unary plans the data above; for other elementwise plans
-one broadcasting call over a palette of special values per operand (the
-*palette search*) and the constructive Int32 operand pairs of
-:func:`conformance.boundaries.arithmetic_witnesses`; for the other families
-structural examples: groups such as ``[-0, -0]`` and ``[-0, -1]`` for
-``reduce_max``, ``[2**60, 1, -2**60]`` for a FLOATING sum, ``[2**31 - 2, 1]``
-for an Int32 sum.  :func:`reached_classes` is the union of the result classes
-those calls hit.
+suite to judge: for unary plans the data above, for every other plan the
+calls of :mod:`conformance.result_examples` (a palette search for elementwise
+plans, structural examples for the other families).  :func:`reached_classes`
+is the union of the result classes those calls hit.
 """
 
 from __future__ import annotations
@@ -62,7 +58,6 @@ import argparse
 import functools
 import hashlib
 import importlib.resources
-import itertools
 import json
 import math
 import sys
@@ -73,10 +68,7 @@ from typing import Any
 import numpy as np
 
 from oracle import (
-    Accumulation,
-    Arithmetic,
     DType,
-    OperandRole,
     OperationPlan,
     Tensor,
     binary32,
@@ -85,19 +77,14 @@ from oracle import (
 from oracle import vectorised as V
 from oracle.dtypes import INT32_MAX, INT32_MIN
 
-from .calls import Call, Family, family_of, forward_arguments
-from .result_classes import (
-    ResultClass,
-    candidate_classes,
-    is_unary,
-    midpoint_distance,
-    result_classes_hit,
-    unary_reference,
-)
+from . import result_examples
+from . import unary_results as unary
+from .calls import Call
+from .result_classes import ResultClass, candidate_classes, result_classes_hit
+from .unary_results import is_unary
 
 __all__ = [
     "DATA_FILE",
-    "FLOAT_PALETTE",
     "HARDEST",
     "HARD_SAMPLE",
     "INVERSES",
@@ -166,19 +153,8 @@ def _halves(plan: OperationPlan) -> tuple[tuple[int, int], ...]:
 
 
 def _kinds(plan: OperationPlan, positions: Sequence[int] | np.ndarray) -> np.ndarray:
-    """Kind of each result: zero/inf with their sign, subnormal, normal, MAX_FINITE, 1, NaN."""
-    result = unary_reference(plan, _inputs(plan, positions)).astype(np.float32)
-    bits = result.view(np.uint32)
-    magnitude = bits & np.uint32(0x7FFFFFFF)
-    sign = (bits >> np.uint32(31)).astype(np.int64)
-    kind = np.full(bits.shape, 2, np.int64)  # normal
-    kind[magnitude == 0] = 10 + sign[magnitude == 0]
-    kind[(magnitude > 0) & (magnitude < 0x00800000)] = 1
-    kind[magnitude == 0x7F7FFFFF] = 3
-    kind[magnitude == 0x3F800000] = 4
-    kind[magnitude == 0x7F800000] = 20 + sign[magnitude == 0x7F800000]
-    kind[magnitude > 0x7F800000] = 30
-    return kind
+    """The :class:`~conformance.unary_results.Kind` of the result at each position."""
+    return unary.kinds(unary.reference(plan, _inputs(plan, positions)))
 
 
 def _scan_positions(plan: OperationPlan, lo: int, hi: int) -> np.ndarray:
@@ -278,7 +254,7 @@ def inversion_witnesses(plan: OperationPlan) -> list[int]:
                 continue
             centre = int(np.float32(guess).view(np.uint32))
         candidates = [p for p in range(centre - 4, centre + 5) if _valid_position(plan, p)]
-        values = unary_reference(plan, _inputs(plan, candidates)).astype(np.float32)
+        values = unary.reference(plan, _inputs(plan, candidates)).astype(np.float32)
         want = binary32.to_bits(target)
         found += [p for p, v in zip(candidates, values.view(np.uint32).tolist()) if v == want]
     return found
@@ -317,7 +293,7 @@ def hardest_to_round(plan: OperationPlan, count: int = HARDEST) -> list[tuple[in
     if plan.operation not in V.ROUNDED_OPS:
         return []
     positions = _hard_sample(plan)
-    distance = midpoint_distance(plan, _inputs(plan, positions))
+    distance = unary.midpoint_distance(plan, _inputs(plan, positions))
     keep = np.isfinite(distance)
     positions, distance = positions[keep], distance[keep]
     order = np.lexsort((positions, distance))[:count]
@@ -435,180 +411,6 @@ def _unary_calls(plan: OperationPlan, record: dict[str, Any]) -> list[Call]:
     return calls
 
 
-#: Float32 operand values of the palette search, the most telling first
-FLOAT_PALETTE: tuple[float, ...] = (
-    0.0, -0.0, _MIN_SUB, -_MIN_SUB, _MAX_SUB, _MIN_NORMAL, _MAX, -_MAX, _INF, -_INF,
-    1.0, -1.0, 2.0, 0.5, 1.5, -_MAX_SUB, -_MIN_NORMAL, -2.0, 3.0, -1.5,
-)  # fmt: skip
-INT_PALETTE: tuple[int, ...] = (0, 1, -1, 2, -2, 3, 2**24 + 1, -(2**24) - 1, INT32_MAX, INT32_MIN)
-_PALETTE_ELEMENTS = 4096
-
-
-def _call(plan: OperationPlan, arguments: Sequence[Any], note: str) -> Call | None:
-    """A call of *plan* (with its accumulator dtype when the default plan differs), or None."""
-    call = Call(plan.operation, tuple(arguments), None, plan, note=note)
-    if call.resolve() == plan:
-        return call
-    if plan.accumulator_dtype is not None:
-        call = Call(plan.operation, tuple(arguments), plan.accumulator_dtype, plan, note=note)
-        if call.resolve() == plan:
-            return call
-    return None
-
-
-def _palette(operand: Any, count: int) -> tuple[Any, ...]:
-    if operand.convert_to is F32 and operand.dtype in (F32, None):
-        return FLOAT_PALETTE[:count]
-    if operand.dtype is BOOL:
-        return (False, True)
-    return INT_PALETTE[:count]
-
-
-def _palette_calls(plan: OperationPlan) -> list[Call]:
-    """One broadcasting call per combination of weak values, over the palettes."""
-    tensors = [i for i, o in enumerate(plan.operands) if o.role is OperandRole.TENSOR]
-    weak = [i for i, o in enumerate(plan.operands) if o.role is OperandRole.WEAK_SCALAR]
-    per = len(FLOAT_PALETTE)
-    while per ** max(len(tensors), 1) > _PALETTE_ELEMENTS:
-        per -= 1
-    calls = []
-    for weak_values in itertools.product(*(_palette(plan.operands[i], per) for i in weak)):
-        operands: list[Any] = [None] * len(plan.operands)
-        for i, value in zip(weak, weak_values):
-            operands[i] = value
-        for axis, i in enumerate(tensors):
-            values = _palette(plan.operands[i], per)
-            shape = tuple(len(values) if a == axis else 1 for a in range(len(tensors)))
-            operands[i] = Tensor(plan.operands[i].dtype, shape, values)
-        note = "result-class palette search: every combination of special operand values"
-        call = _call(plan, forward_arguments(plan.operation, operands), note)
-        if call is not None:
-            calls.append(call)
-    return calls
-
-
-def _int32_pair_calls(plan: OperationPlan) -> list[Call]:
-    from .boundaries import arithmetic_witnesses
-
-    calls = []
-    for cls, tuples in arithmetic_witnesses(plan).items():
-        for values in tuples:
-            operands = [
-                Tensor(o.dtype, (), (v,)) if o.role is OperandRole.TENSOR else v
-                for o, v in zip(plan.operands, values)
-            ]
-            note = f"Int32 result at or one past the range ({cls.name} operands)"
-            call = _call(plan, forward_arguments(plan.operation, operands), note)
-            if call is not None:
-                calls.append(call)
-    return calls
-
-
-# -- structural examples of the other families -----------------------------------
-
-_EXTREMUM_GROUPS = ([-0.0, -0.0], [-0.0, -1.0], [0.0, 0.0], [0.0, 1.0], [2.0, 2.0], [-3.0, -3.0])
-_SPECIAL_GROUPS = ([_MAX, _MAX], [_INF, -_INF], [_MAX, 2.0], [0.0, _INF])
-_ORDER_GROUPS = ([2.0**60, 1.0, -(2.0**60)],)
-_INT32_GROUPS = (
-    [INT32_MAX - 1, 1],
-    [INT32_MAX, 1],
-    [INT32_MIN + 1, -1],
-    [INT32_MIN, -1],
-)
-_CONV_PARAMETERS = ((1,), ((0, 0),), (1,), (1,), 1)
-
-
-def _ones(dtype: Any, count: int) -> tuple[Any, ...]:
-    return (1.0,) * count if dtype is F32 else (1,) * count
-
-
-def _group_operands(plan: OperationPlan, group: Sequence[Any]) -> tuple[Any, ...] | None:
-    """Forward arguments of one call whose (first) result combines *group* in order."""
-    family = family_of(plan.operation)
-    m = len(group)
-    is_float = isinstance(group[0], float)
-    dtypes = [o.dtype for o in plan.operands]
-    want = F32 if is_float else I32
-    if family in (Family.REDUCE, Family.ARG, Family.SCAN):
-        if dtypes[0] is not want:
-            return None
-        x = Tensor(want, (m,), tuple(group))
-        return (x, 0) if family is Family.SCAN else (x,)
-    if family in (Family.MATMUL, Family.CONV):
-        if want not in dtypes:
-            return None
-        slot = dtypes.index(want)
-        other = dtypes[1 - slot]
-        shapes = ((1, m), (m, 1)) if family is Family.MATMUL else ((1, 1, m), (1, 1, m))
-        operands = [Tensor(other, shapes[1 - slot], _ones(other, m))] * 2
-        operands[slot] = Tensor(want, shapes[slot], tuple(group))
-        extra = _CONV_PARAMETERS if family is Family.CONV else ()
-        return (*operands, *extra)
-    if family is Family.SCATTER_ADD and is_float:
-        indices = Tensor(I32, (m - 1,), (0,) * (m - 1))
-        return (Tensor(F32, (1,), (group[0],)), indices, Tensor(F32, (m - 1,), tuple(group[1:])), 0)
-    return None
-
-
-def _pass_through(plan: OperationPlan) -> tuple[Any, ...] | None:
-    """Forward arguments of a call whose results are the palette values themselves."""
-    if plan.output is not F32 or all(o.dtype is not F32 for o in plan.operands):
-        return None
-    values = tuple(FLOAT_PALETTE)
-    n = len(values)
-    family = family_of(plan.operation)
-    column = Tensor(F32, (n, 1), values)
-    flat = Tensor(F32, (n,), values)
-    indices = Tensor(I32, (n,), tuple(range(n)))
-    if family in (Family.REDUCE, Family.SCAN):
-        return (column, 1)
-    if family is Family.MATMUL:
-        dtypes = [o.dtype for o in plan.operands]
-        one = Tensor(dtypes[1 - dtypes.index(F32)], (1, 1), _ones(dtypes[1 - dtypes.index(F32)], 1))
-        return (column, one) if dtypes[0] is F32 else (one, Tensor(F32, (1, n), values))
-    if family is Family.CONV:
-        return (Tensor(F32, (1, 1, n), values), Tensor(F32, (1, 1, 1), (1.0,)), *_CONV_PARAMETERS)
-    if family is Family.GATHER:
-        return (flat, indices, 0)
-    if family is Family.SCATTER:
-        return (flat, Tensor(I32, (1,), (0,)), Tensor(F32, (1,), (values[0],)), 0)
-    if family is Family.SCATTER_ADD:
-        return (flat, Tensor(I32, (1,), (0,)), Tensor(F32, (1,), (-0.0,)), 0)
-    if family is Family.SORT:
-        return (flat,)
-    if family is Family.TOPK:
-        return (flat, n)
-    return None
-
-
-def _structural_calls(plan: OperationPlan) -> list[Call]:
-    groups: list[tuple[str, Sequence[Any]]] = []
-    if plan.accumulation in (
-        Accumulation.MAXIMUM, Accumulation.MINIMUM, Accumulation.ARGMAX, Accumulation.ARGMIN,
-    ):  # fmt: skip
-        groups += [("extremum ties and signed-zero extrema", g) for g in _EXTREMUM_GROUPS]
-    if plan.accumulation in (
-        Accumulation.FLOATING,
-        Accumulation.SEQUENTIAL_BINARY32,
-        Accumulation.SEQUENTIAL_BINARY32_PRODUCT,
-    ):
-        groups += [("inf or NaN from finite or non-NaN terms", g) for g in _SPECIAL_GROUPS]
-    if plan.accumulation is Accumulation.FLOATING:
-        groups += [("a sum whose value depends on the order", g) for g in _ORDER_GROUPS]
-    if plan.accumulation is Accumulation.EXACT_INTEGER:
-        groups += [("an Int32 sum at or one past the range", g) for g in _INT32_GROUPS]
-    calls = []
-    for why, group in groups:
-        arguments = _group_operands(plan, group)
-        if arguments is not None:
-            calls.append(_call(plan, arguments, f"result class: {why}"))
-    arguments = _pass_through(plan)
-    if arguments is not None:
-        note = "result class: the special Float32 values passed through to the result"
-        calls.append(_call(plan, arguments, note))
-    return [c for c in calls if c is not None]
-
-
 @functools.cache
 def _calls(plan: OperationPlan) -> tuple[Call, ...]:
     if not candidate_classes(plan):
@@ -618,11 +420,7 @@ def _calls(plan: OperationPlan) -> tuple[Call, ...]:
         if record is None:
             raise LookupError(f"{plan_id(plan)}: no witnesses in {DATA_FILE}; regenerate it")
         return tuple(_unary_calls(plan, record))
-    if family_of(plan.operation) is Family.ELEMENTWISE:
-        if plan.compute is not Arithmetic.BINARY32:
-            return tuple(_int32_pair_calls(plan))
-        return tuple(_palette_calls(plan))
-    return tuple(_structural_calls(plan))
+    return tuple(result_examples.examples(plan))
 
 
 def witness_calls(plan: OperationPlan) -> list[Call]:

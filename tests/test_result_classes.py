@@ -152,3 +152,28 @@ def test_applicable_classes_are_candidates_known_to_be_reached():
     assert R.INF_FROM_FINITE not in mixed and R.SUBNORMAL in mixed
     for plan in resolvable_plans():
         assert applicable_result_classes(plan) <= candidate_classes(plan), plan.describe()
+
+
+def test_result_kinds_neighbours_and_midpoint_distance_of_unary_results():
+    import numpy as np
+
+    from conformance import unary_results as unary
+
+    values = [0.0, -0.0, binary32.MIN_SUBNORMAL, 1.0, -1.0, MAX, float("inf"), -float("inf"), 2.0]
+    kinds = unary.kinds(np.array([*values, float("nan")], np.float32)).tolist()
+    K = unary.Kind
+    assert kinds == [
+        K.POSITIVE_ZERO, K.NEGATIVE_ZERO, K.SUBNORMAL, K.ONE, K.ONE, K.MAX_FINITE,
+        K.POSITIVE_INF, K.NEGATIVE_INF, K.NORMAL, K.NAN,
+    ]  # fmt: skip
+    int_plan = _plan("exp", I32)
+    below, above = unary.neighbours(int_plan, np.array([2**31 - 1, -(2**31)], np.int32))
+    assert below.tolist() == [2**31 - 2, -(2**31)] and above.tolist() == [2**31 - 1, -(2**31) + 1]
+    exp = _plan("exp", F32)
+    distance = unary.midpoint_distance(exp, np.array([0.0, 1.0, -200.0, 89.0], np.float32))
+    assert distance[0] == 0.5  # exp(0) = 1 exactly: half an ULP from both midpoints
+    assert 0 <= distance[1] < 0.5
+    assert distance[2] == 0.5  # exp(-200) is next to 0, half a subnormal ULP from 2**-150
+    assert np.isnan(distance[3])  # exp(89) overflows: not measured
+    assert np.isnan(unary.midpoint_distance(_plan("log", F32), np.array([1.0], np.float32))[0])
+    assert not unary.is_unary(_plan("add", F32, F32)) and unary.is_unary(_plan("relu", I32))
