@@ -551,15 +551,17 @@ def result_classes_hit(
     """The result classes *call* hits, measured from the oracle's Expectation.
 
     *expectation* is ``oracle.expected`` of the call (computed when None).  A
-    call whose expectation is an error hits only the Int32 classes (the
-    exact value one past the range).  Only the candidate classes of the
-    call's plan are measured.
+    call whose expectation is an OverflowError hits only the Int32 classes
+    (the exact value one past the range); any other error, none.  Only the
+    candidate classes of the call's plan are measured.
     """
     if expectation is None:
         expectation = expected(call.operation, *call.args, accumulator_dtype=call.accumulator_dtype)
     plan = call.plan
     candidates = candidate_classes(plan)
     hits: set[ResultClass] = set()
+    if expectation.error is not None and not isinstance(expectation.error, OverflowError):
+        return frozenset()  # an invalid call has no result
     if candidates & _BY_GROUP[Group.INT32]:
         _int32_classes(call, hits)
     if expectation.error is not None:

@@ -94,6 +94,7 @@ def test_int32_results_at_and_one_past_the_range():
     assert not _hits("add", _i32(2**31 - 1), _i32(2)) & set(ResultClass)  # two past: no class
     a, b = Tensor(I32, (1, 2), (2**31 - 2, 1)), Tensor(I32, (2, 1), (1, 1))
     assert R.INT32_AT_MAX in _hits("matmul", a, b)
+    assert _hits("add", _i32(2**31 - 1, 1), _i32(1, 2, 3)) == frozenset()  # a shape error
 
 
 @pytest.mark.parametrize(
