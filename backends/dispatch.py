@@ -74,6 +74,10 @@ class KernelBackend:
     def dtype_of(self, value: Any) -> DType | None:
         raise NotImplementedError
 
+    def check_operands(self, plan: OperationPlan, args: tuple[Any, ...]) -> None:
+        """Refuse, after planning and before the kernel, operands this backend will not
+        take (Generic's size limit); the default refuses nothing."""
+
     def allocated(self, count: int = 1) -> None:
         """Record *count* result allocations (observed by tests)."""
         self.allocations += count
@@ -96,6 +100,7 @@ class KernelBackend:
         options: OperationExecutionOptions | None = None,
     ) -> Any:
         plan = self.plan(operation, *args, accumulator_dtype=accumulator_dtype, options=options)
+        self.check_operands(plan, args)
         kernel = self.kernels.get(operation)
         if kernel is None:
             raise NotImplementedError(f"backend {self.name!r} has no kernel for {operation!r}")

@@ -12,7 +12,7 @@ backends one behaviour that matches the oracle's
 * a per-dimension parameter (conv strides, dilations, padding and its pairs)
   is a ``tuple`` or a ``list``; anything else is a TypeError.
 
-An exception raised by the value's own ``__index__``, ``__iter__``,
+An exception raised by the value's own ``__int__``, ``__iter__``,
 ``__len__`` or ``__repr__`` becomes a TypeError (chained to the original),
 never a RuntimeError or ZeroDivisionError out of a backend.  Error messages
 show values through :func:`describe`, which never raises and never prints
@@ -27,11 +27,18 @@ stays free of numpy).
 from __future__ import annotations
 
 import numbers
-import operator
 import sys
 from typing import Any
 
-__all__ = ["SHOWN_CHARACTERS", "describe", "is_flag", "read_flag", "read_int", "read_items"]
+__all__ = [
+    "SHOWN_CHARACTERS",
+    "describe",
+    "is_flag",
+    "read_flag",
+    "read_int",
+    "read_items",
+    "unreadable_weak_scalar",
+]
 
 #: The longest text :func:`describe` returns.
 SHOWN_CHARACTERS = 80
@@ -71,11 +78,11 @@ def read_int(operation: str, name: str, value: Any) -> int:
     if is_flag(value) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{operation}: {name} must be an int, got {describe(value)}")
     try:
-        return operator.index(value)
-    except Exception as error:  # the caller's __index__
+        return int(value)
+    except Exception as error:  # the caller's __int__
         raise TypeError(
-            f"{operation}: {name} {describe(value)} cannot be read as an int "
-            f"({type(error).__name__})"
+            f"{operation}: {name} must be a readable int; {describe(value)} raised "
+            f"{type(error).__name__}"
         ) from error
 
 
@@ -96,3 +103,14 @@ def read_items(operation: str, name: str, value: Any, expected: str) -> tuple[An
         raise TypeError(
             f"{operation}: {name} {describe(value)} cannot be read ({type(error).__name__})"
         ) from error
+
+
+def unreadable_weak_scalar(
+    operation: str, position: int, value: Any, error: Exception
+) -> TypeError:
+    """The TypeError of a weak scalar whose exact value cannot be read (its own
+    ``__int__``, ``__float__`` or ``as_integer_ratio`` raised), as the oracle has it."""
+    return TypeError(
+        f"{operation}: operand {position}: the weak scalar {describe(value)} claims to be a "
+        f"real number but its value cannot be read ({type(error).__name__} from the object)"
+    )

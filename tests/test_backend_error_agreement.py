@@ -30,6 +30,16 @@ F32, I32 = DType.Float32, DType.Int32
 #: operand shapes: 0-d, empty, vectors, matrices, conv-shaped 3-d tensors
 SHAPES = [(), (0,), (3,), (2, 3), (1, 1, 3), (1, 2, 3), (2, 2, 2), (2, 1, 2), (1, 1, 0), (2, 0)]
 
+
+def _raises(*args, **kwargs):
+    raise ZeroDivisionError("a hostile dunder")
+
+
+def _hostile(base: type, value, *dunders: str):
+    """An instance of a *base* subclass whose *dunders* raise ZeroDivisionError."""
+    return type(f"Hostile{base.__name__}", (base,), dict.fromkeys(dunders, _raises))(value)
+
+
 #: parameter values: valid ints, flags and tuples beside every kind of mistake
 PARAMETERS = [
     None,
@@ -65,6 +75,13 @@ PARAMETERS = [
     ((0.5, 0),),
     ((0, 0), (0, 0)),
     range(1),
+    # objects whose own methods raise, and an int too large to print
+    _hostile(int, 1, "__int__", "__index__"),
+    _hostile(int, 1, "__repr__"),
+    _hostile(int, 0, "__eq__", "__hash__"),
+    _hostile(tuple, (1,), "__iter__", "__len__", "__getitem__"),
+    _hostile(list, [(0, 0)], "__iter__", "__len__", "__getitem__"),
+    10**5000,
 ]
 
 _PLANS = [p for p in resolvable_plans() if family_of(p.operation) is not Family.ELEMENTWISE]
@@ -80,7 +97,7 @@ def _values(dtype, count: int, draw) -> tuple:
 
 @st.composite
 def invalid_calls(draw):
-    """(operation, forward arguments) with random shapes and parameters."""
+    """(operation, tensor operands, parameter choices) with random shapes and parameters."""
     plan = draw(st.sampled_from(_PLANS))
     operands = []
     for operand in plan.operands:
@@ -93,11 +110,22 @@ def invalid_calls(draw):
         )
     declared = parameters_of(plan.operation)
     count = draw(st.integers(0, len(declared)))
-    values = [
-        draw(st.sampled_from(PARAMETERS)) if draw(st.booleans()) else parameter.default
-        for parameter in declared[:count]
+    # positions in PARAMETERS (None: the default), so that hypothesis never has to
+    # print a hostile value
+    chosen = [
+        draw(st.integers(0, len(PARAMETERS) - 1)) if draw(st.booleans()) else None
+        for _ in declared[:count]
     ]
-    return plan.operation, forward_arguments(plan.operation, operands, values)
+    return plan.operation, tuple(operands), tuple(chosen)
+
+
+def _arguments(operation: str, operands: tuple, chosen: tuple) -> tuple:
+    declared = parameters_of(operation)
+    values = [
+        parameter.default if index is None else PARAMETERS[index]
+        for parameter, index in zip(declared, chosen)
+    ]
+    return forward_arguments(operation, operands, values)
 
 
 def _outcome(backend, operation: str, args: tuple) -> BaseException | None:
@@ -112,7 +140,8 @@ def _outcome(backend, operation: str, args: tuple) -> BaseException | None:
 @settings(max_examples=1000)
 @given(invalid_calls())
 def test_generic_and_cpu_raise_what_the_oracle_states(call):
-    operation, args = call
+    operation, operands, chosen = call
+    args = _arguments(operation, operands, chosen)
     expected = oracle.expected(operation, *args).error
     for name, backend in _BACKENDS.items():
         raised = _outcome(backend, operation, args)

@@ -34,6 +34,8 @@ import numpy as np
 
 from oracle import DType, OperandRole, OperationPlan
 
+from ..parameters import describe, is_flag, read_int, read_items, unreadable_weak_scalar
+
 __all__ = [
     "F32",
     "F64",
@@ -160,10 +162,13 @@ def materialise(plan: OperationPlan, position: int, value: Any) -> Any:
     operand = plan.operands[position]
     target = operand.convert_to
     if operand.role is OperandRole.WEAK_SCALAR:
-        if target is DType.Float32:
-            return weak_to_float32(value)
-        if target is DType.Int32:
-            return weak_to_int(value)
+        try:
+            if target is DType.Float32:
+                return weak_to_float32(value)
+            if target is DType.Int32:
+                return weak_to_int(value)
+        except Exception as error:  # the scalar's own __int__/__float__/as_integer_ratio
+            raise unreadable_weak_scalar(plan.operation, position, value, error) from error
         raise NotImplementedError(f"{plan.operation}: cannot materialise a weak {target!r}")
     if target is operand.dtype:
         return value
@@ -189,7 +194,7 @@ def broadcast_shape(operation: str, *shapes: tuple[int, ...]) -> tuple[int, ...]
 
 
 def _is_index(value: Any) -> bool:
-    return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
+    return isinstance(value, numbers.Integral) and not is_flag(value)
 
 
 def normalise_axis(operation: str, axis: Any, ndim: int, name: str = "axis") -> int:
@@ -197,9 +202,7 @@ def normalise_axis(operation: str, axis: Any, ndim: int, name: str = "axis") -> 
 
     TypeError for a non-integer (bool included), ValueError out of range.
     """
-    if not _is_index(axis):
-        raise TypeError(f"{operation}: {name} must be an int, got {axis!r}")
-    axis = int(axis)
+    axis = read_int(operation, name, axis)
     if not -ndim <= axis < ndim:
         raise ValueError(
             f"{operation}: {name} {axis} is out of range for a {ndim}-dimensional tensor"
@@ -218,10 +221,13 @@ def normalise_axes(operation: str, axis: Any, ndim: int) -> tuple[int, ...]:
     if _is_index(axis):
         return (normalise_axis(operation, axis, ndim),)
     if not isinstance(axis, tuple):
-        raise TypeError(f"{operation}: axis must be None, an int or a tuple of ints, got {axis!r}")
-    axes = [normalise_axis(operation, a, ndim) for a in axis]
+        raise TypeError(
+            f"{operation}: axis must be None, an int or a tuple of ints, got {describe(axis)}"
+        )
+    names = read_items(operation, "axis", axis, "None, an int or a tuple of ints")
+    axes = [normalise_axis(operation, a, ndim) for a in names]
     if len(set(axes)) != len(axes):
-        raise ValueError(f"{operation}: duplicate axes in {tuple(axis)!r}")
+        raise ValueError(f"{operation}: duplicate axes in {describe(axis)}")
     return tuple(sorted(axes))
 
 

@@ -39,6 +39,7 @@ import numpy as np
 
 from oracle import Accumulation, DType, OperationPlan
 
+from ..parameters import read_flag
 from .convert import F32, F64, I32, I64, check_int32_range, materialise, normalise_axes
 from .convert import normalise_axis as _normalise_axis
 from .elementwise import new_array
@@ -52,9 +53,7 @@ _BLOCK = 1 << 14
 
 
 def _keepdims(operation: str, keepdims: Any) -> bool:
-    if not isinstance(keepdims, (bool, np.bool_)):
-        raise TypeError(f"{operation}: keepdims must be a bool, got {keepdims!r}")
-    return bool(keepdims)
+    return read_flag(operation, "keepdims", keepdims)
 
 
 def _layout(

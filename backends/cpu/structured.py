@@ -47,6 +47,7 @@ import numpy as np
 
 from oracle import Accumulation, DType, OperationPlan
 
+from ..parameters import read_flag, read_int, read_items
 from .convert import (
     F32,
     F64,
@@ -66,14 +67,6 @@ MATMUL_BLOCK = 1 << 15
 #: below this many outputs, matmul accumulates along k with add.accumulate
 _FEW_OUTPUTS = 64
 _K_BLOCK = 1 << 12
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
-
-
-def _is_bool(value: Any) -> bool:
-    return isinstance(value, (bool, np.bool_))
 
 
 # ---------------------------------------------------------------------------
@@ -204,24 +197,15 @@ def matmul(backend: Any, plan: OperationPlan, a: Any, b: Any) -> np.ndarray:
 # ---------------------------------------------------------------------------
 
 
-def _int(operation: str, name: str, value: Any) -> int:
-    if not _is_int(value):
-        raise TypeError(f"{operation}: {name} must be an int, got {type(value).__name__} {value!r}")
-    return int(value)
-
-
 def _int_tuple(operation: str, name: str, value: Any, count: int, default: int) -> tuple[int, ...]:
     """None -> defaults; else a tuple/list of *count* ints >= 1."""
     if value is None:
         return (default,) * count
-    if not isinstance(value, (tuple, list)):
-        raise TypeError(
-            f"{operation}: {name} must be a tuple or list of {count} ints, got {value!r}"
-        )
-    items = tuple(_int(operation, f"{name}[{i}]", v) for i, v in enumerate(value))
+    entries = read_items(operation, name, value, f"a tuple or list of {count} ints")
+    items = tuple(read_int(operation, f"{name}[{i}]", v) for i, v in enumerate(entries))
     if len(items) != count:
         raise ValueError(
-            f"{operation}: {name} {value!r} has {len(items)} entries for {count} spatial dimensions"
+            f"{operation}: {name} has {len(items)} entries for {count} spatial dimensions"
         )
     for i, v in enumerate(items):
         if v < 1:
@@ -232,25 +216,21 @@ def _int_tuple(operation: str, name: str, value: Any, count: int, default: int) 
 def _padding(operation: str, value: Any, count: int) -> tuple[tuple[int, int], ...]:
     if value is None:
         return ((0, 0),) * count
-    if not isinstance(value, (tuple, list)):
-        raise TypeError(
-            f"{operation}: padding must be a tuple or list of (low, high) int pairs, got {value!r}"
-        )
+    entries = read_items(operation, "padding", value, "a tuple or list of (low, high) int pairs")
     pairs = []
-    for i, pair in enumerate(value):
-        if not isinstance(pair, (tuple, list)):
-            raise TypeError(f"{operation}: padding[{i}] must be a (low, high) pair, got {pair!r}")
+    for i, entry in enumerate(entries):
+        pair = read_items(operation, f"padding[{i}]", entry, "a (low, high) pair")
         if len(pair) != 2:
-            raise ValueError(f"{operation}: padding[{i}] = {pair!r} is not a (low, high) pair")
+            raise ValueError(f"{operation}: padding[{i}] has {len(pair)} entries, not (low, high)")
         pairs.append(
             (
-                _int(operation, f"padding[{i}][0]", pair[0]),
-                _int(operation, f"padding[{i}][1]", pair[1]),
+                read_int(operation, f"padding[{i}][0]", pair[0]),
+                read_int(operation, f"padding[{i}][1]", pair[1]),
             )
         )
     if len(pairs) != count:
         raise ValueError(
-            f"{operation}: padding {value!r} has {len(pairs)} pairs for {count} spatial dimensions"
+            f"{operation}: padding has {len(pairs)} pairs for {count} spatial dimensions"
         )
     return tuple(pairs)
 
@@ -277,7 +257,7 @@ def _conv_geometry(
     pads = _padding(operation, padding, spatial)
     lhs_dil = _int_tuple(operation, "lhs_dilation", lhs_dilation, spatial, 1)
     rhs_dil = _int_tuple(operation, "rhs_dilation", rhs_dilation, spatial, 1)
-    groups = _int(operation, "feature_group_count", feature_group_count)
+    groups = read_int(operation, "feature_group_count", feature_group_count)
     batch, channels = lhs.shape[:2]
     out_channels, group_channels = rhs.shape[:2]
     window = rhs.shape[2:]
@@ -541,18 +521,12 @@ def _stable_order(x: np.ndarray, axis: int, descending: bool) -> np.ndarray:
     return np.argsort(keys, axis=axis, kind="stable")
 
 
-def _flag(operation: str, name: str, value: Any) -> bool:
-    if not _is_bool(value):
-        raise TypeError(f"{operation}: {name} must be a bool, got {value!r}")
-    return bool(value)
-
-
 def _sort(
     backend: Any, plan: OperationPlan, x: Any, axis: Any, descending: Any, values: bool
 ) -> np.ndarray:
     v = np.asarray(materialise(plan, 0, x))
     axis = normalise_axis(plan.operation, axis, v.ndim)
-    descending = _flag(plan.operation, "descending", descending)
+    descending = read_flag(plan.operation, "descending", descending)
     order = _stable_order(v, axis, descending)
     if values:
         out = new_array(backend, v.shape, F32)
@@ -580,12 +554,10 @@ def _topk(
 ) -> np.ndarray:
     v = np.asarray(materialise(plan, 0, x))
     axis = normalise_axis(plan.operation, axis, v.ndim)
-    if not _is_int(k):
-        raise TypeError(f"{plan.operation}: k must be an int, got {k!r}")
-    k = int(k)
+    k = read_int(plan.operation, "k", k)
     if not 0 <= k <= v.shape[axis]:
         raise ValueError(f"{plan.operation}: k={k} is outside [0, {v.shape[axis]}]")
-    largest = _flag(plan.operation, "largest", largest)
+    largest = read_flag(plan.operation, "largest", largest)
     order = np.take(_stable_order(v, axis, descending=largest), np.arange(k), axis=axis)
     shape = (*v.shape[:axis], k, *v.shape[axis + 1 :])
     if values:

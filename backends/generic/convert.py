@@ -16,6 +16,7 @@ from typing import Any
 
 from oracle import DType, OperandPlan, OperandRole, OperationPlan
 
+from ..parameters import unreadable_weak_scalar
 from .binary32 import round_ratio
 
 __all__ = ["INT32_MAX", "INT32_MIN", "checked_int32", "operand", "to_float32", "weak_value"]
@@ -70,5 +71,8 @@ def operand(plan: OperationPlan, position: int, value: Any) -> tuple[tuple[int, 
     """``(shape, flat values)`` of dtype-policy operand *position*, materialised."""
     operand_plan = plan.operands[position]
     if operand_plan.role is OperandRole.WEAK_SCALAR:
-        return (), (weak_value(operand_plan, value),)
+        try:
+            return (), (weak_value(operand_plan, value),)
+        except Exception as error:  # the scalar's own __int__ or as_integer_ratio
+            raise unreadable_weak_scalar(plan.operation, position, value, error) from error
     return value.shape, _tensor_values(operand_plan, value.values)

@@ -18,6 +18,7 @@ from oracle import Arithmetic, OperationPlan
 
 from . import convert
 from .binary32 import INF, NAN, abs_bits, is_nan, neg_bits, round_float, round_ratio, sign_bit
+from .limits import check_size
 from .shapes import broadcast, broadcast_shapes
 
 __all__ = ["KERNELS", "elementwise_kernel", "int_pow", "maximum", "minimum"]
@@ -158,6 +159,7 @@ def elementwise_kernel(
     def kernel(backend: Any, plan: OperationPlan, *args: Any) -> Any:
         operands = [convert.operand(plan, p, a) for p, a in enumerate(args)]
         shape = broadcast_shapes(operation, *(s for s, _ in operands))
+        check_size(operation, math.prod(shape), math.prod(shape))
         columns = [broadcast(values, s, shape) for s, values in operands]
         rule = _rule_for(operation, plan, float_rule, int_rule)
         values = [rule(*elements) for elements in zip(*columns)]

@@ -19,6 +19,7 @@ from ..parameters import read_items
 from . import convert
 from .binary32 import is_nan
 from .elementwise import add, elementwise_kernel, maximum, minimum, mul
+from .limits import check_size
 from .reductions import accumulate
 from .shapes import axis_slices, check_bool, check_int, normalize_axis, strides
 
@@ -39,6 +40,7 @@ def matmul(backend: Any, plan: OperationPlan, a: Any, b: Any):
             f"matmul: needs (M, K) and (K, N) matrices, got shapes {a_shape} and {b_shape}"
         )
     (m, k), n = a_shape, b_shape[1]
+    check_size("matmul", m * n, m * n * k)
     product_of = mul if plan.compute is Arithmetic.BINARY32 else (lambda x, y: x * y)
     values = [
         accumulate(plan, [product_of(a_values[i * k + p], b_values[p * n + j]) for p in range(k)])
@@ -172,6 +174,8 @@ def conv_general(
     )
     batch, out_channels = l_shape[0], r_shape[0]
     group_in, group_out = r_shape[1], out_channels // groups
+    elements = batch * out_channels * math.prod(out_spatial)
+    check_size("conv_general", elements, elements * math.prod(r_shape[2:]) * group_in)
     l_step, r_step = strides(l_shape), strides(r_shape)
     values = []
     for b, oc, out_pos in product(
@@ -216,6 +220,7 @@ def gather(backend: Any, plan: OperationPlan, data: Any, indices: Any, axis: Any
     )
     axis = normalize_axis("gather", axis, len(d_shape))
     _check_indices("gather", i_values, d_shape[axis])
+    check_size("gather", math.prod(d_shape[:axis]) * len(i_values) * math.prod(d_shape[axis + 1 :]))
     values = [d_values[t] for t in _targets(d_shape, axis, i_values)]
     return backend.result(plan, d_shape[:axis] + i_shape + d_shape[axis + 1 :], values)
 
