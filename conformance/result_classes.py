@@ -38,7 +38,7 @@ from __future__ import annotations
 import enum
 import functools
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -55,8 +55,9 @@ from oracle import (
     expected,
 )
 from oracle.dtypes import INT32_MAX, INT32_MIN
-from oracle.evaluate import REFERENCES, broadcast_shapes
+from oracle.evaluate import REFERENCES
 
+from . import result_values
 from . import unary_results as unary
 from .calls import Call, Family, family_of
 from .unary_results import Kind, is_unary
@@ -239,11 +240,12 @@ def _edge_rule(plan: OperationPlan) -> frozenset[ResultClass]:
 
 
 def _rounding_rule(plan: OperationPlan) -> frozenset[ResultClass]:
-    if _conformance(plan) is not Conformance.CORRECTLY_ROUNDED:
-        return frozenset()
-    if is_unary(plan):
-        return _BY_GROUP[Group.ROUNDING]
-    return frozenset({R.EXACT_RESULT, R.INEXACT_RESULT})  # the midpoint distance: unary only
+    found = set()
+    if _conformance(plan) is Conformance.CORRECTLY_ROUNDED:
+        found |= {R.EXACT_RESULT, R.INEXACT_RESULT}  # from the oracle's exact points
+    if is_unary(plan) and unary.measures_midpoint(plan):
+        found |= {R.NEAR_MIDPOINT, R.HARD_TO_ROUND}  # sqrt, recip, leaky_relu too
+    return frozenset(found)
 
 
 def _int32_rule(plan: OperationPlan) -> frozenset[ResultClass]:
@@ -334,13 +336,6 @@ def _is_inf(value: Any) -> bool:
     return isinstance(value, float) and math.isinf(value)
 
 
-def _broadcast(operand: Any, shape: tuple[int, ...]) -> list[Any]:
-    if not isinstance(operand, Tensor):
-        return [operand] * math.prod(shape)
-    index = np.arange(operand.size).reshape(operand.shape)
-    return [operand.values[i] for i in np.broadcast_to(index, shape).reshape(-1).tolist()]
-
-
 def _input_values(call: Call) -> list[Any]:
     values: list[Any] = []
     for operand in call.operands:
@@ -354,13 +349,9 @@ def _input_values(call: Call) -> list[Any]:
 def _special_classes(call: Call, result: Sequence[Any], hits: set[ResultClass]) -> None:
     """INF_FROM_FINITE / NAN_FROM_NON_NAN: per element for elementwise calls, else per call."""
     if family_of(call.operation) is Family.ELEMENTWISE:
-        operands = call.operands
-        shape = broadcast_shapes(
-            call.operation, [o.shape if isinstance(o, Tensor) else () for o in operands]
-        )
-        columns = [_broadcast(o, shape) for o in operands]
-        rows: Iterable[Sequence[Any]] = zip(*columns) if columns else ()
-        for value, row in zip(result, rows):
+        for value, row in zip(
+            result, result_values.elementwise_rows(call.operation, call.operands)
+        ):
             if _is_inf(value) and not any(_is_inf(v) or _is_nan(v) for v in row):
                 hits.add(R.INF_FROM_FINITE)
             if _is_nan(value) and not any(_is_nan(v) for v in row):
@@ -418,7 +409,7 @@ def _rounding_classes(call: Call, expectation: Expectation, hits: set[ResultClas
     values = expectation.result.values if expectation.result is not None else ()
     if any(not p and not _is_nan(v) for p, v in zip(points, values)):
         hits.add(R.INEXACT_RESULT)
-    if is_unary(call.plan) and values:
+    if is_unary(call.plan) and unary.measures_midpoint(call.plan) and values:
         (operand,) = call.operands
         inputs = np.array(operand.values, np.float32 if operand.dtype is F32 else np.int64)
         distance = unary.midpoint_distance(call.plan, inputs)
@@ -426,21 +417,6 @@ def _rounding_classes(call: Call, expectation: Expectation, hits: set[ResultClas
             hits.add(R.NEAR_MIDPOINT)
         if (distance <= HARD_TO_ROUND_ULPS).any():
             hits.add(R.HARD_TO_ROUND)
-
-
-def _groups(tensor: Tensor, axis: Any) -> list[list[Any]]:
-    """The reduced groups of *tensor* over *axis* (None, an int or a tuple), in order."""
-    if axis is None:
-        axes = tuple(range(tensor.ndim))
-    elif isinstance(axis, (tuple, list)):
-        axes = tuple(a % tensor.ndim for a in axis)
-    else:
-        axes = (int(axis) % max(tensor.ndim, 1),) if tensor.ndim else ()
-    kept = [d for d in range(tensor.ndim) if d not in axes]
-    index = np.arange(tensor.size).reshape(tensor.shape).transpose([*kept, *axes])
-    reduced = math.prod(tensor.shape[d] for d in axes)
-    rows = index.reshape(-1, reduced).tolist() if reduced else []
-    return [[tensor.values[i] for i in row] for row in rows]
 
 
 def _extremum_group(group: Sequence[float], rule: str, hits: set[ResultClass]) -> None:
@@ -465,61 +441,18 @@ def _extremum_classes(call: Call, hits: set[ResultClass]) -> None:
     operands = call.operands
     if rule is not None:
         (tensor,) = operands
-        for group in _groups(tensor, call.parameters.get("axis")):
+        for group in result_values.groups(tensor, call.parameters.get("axis")):
             _extremum_group(group, rule, hits)
         return
-    shape = broadcast_shapes(
-        call.operation, [o.shape if isinstance(o, Tensor) else () for o in operands]
-    )
-    columns = [_broadcast(o, shape) for o in operands]
+    rows = list(result_values.elementwise_rows(call.operation, operands))
     for first, second, pair_rule in _elementwise_extrema(plan):
-        for a, b in zip(columns[first], columns[second]):
+        for a, b in ((row[first], row[second]) for row in rows):
             if isinstance(a, float) and isinstance(b, float):
                 _extremum_group((a, b), pair_rule, hits)
 
 
-def exact_integer_results(call: Call) -> list[int | None]:
-    """The exact (unnarrowed) results of an Int32 integer plan, element by element.
-
-    Elementwise plans use the oracle's own integer rule; an EXACT_INTEGER
-    reduction sums each group (reduce_sum) and matmul takes exact dot
-    products.  None for an element the rule refuses to compute (integer pow
-    of a result far outside Int32).  NotImplementedError for any other plan
-    (a new operation of this kind needs its line here).
-    """
-    plan = call.plan
-    family = family_of(call.operation)
-    operands = [int(o) if not isinstance(o, Tensor) else o for o in call.operands]
-    if family is Family.ELEMENTWISE:
-        rule = REFERENCES[call.operation].int_rule
-        shape = broadcast_shapes(
-            call.operation, [o.shape if isinstance(o, Tensor) else () for o in operands]
-        )
-        return [_checked(rule, row) for row in zip(*(_broadcast(o, shape) for o in operands))]
-    if family is Family.REDUCE and call.operation == "reduce_sum":
-        return [sum(g) for g in _groups(operands[0], call.parameters.get("axis"))]
-    if family is Family.MATMUL:
-        a, b = operands
-        (m, k), (_, n) = a.shape, b.shape
-        return [
-            sum(a.values[i * k + t] * b.values[t * n + j] for t in range(k))
-            for i in range(m)
-            for j in range(n)
-        ]
-    raise NotImplementedError(f"{plan.describe()}: no exact integer result measurement")
-
-
-def _checked(rule: Any, row: Sequence[Any]) -> int | None:
-    """The rule's exact result, or None when the rule itself refuses to compute it
-    (integer pow raises OverflowError before any narrowing)."""
-    try:
-        return rule(*row)
-    except OverflowError:
-        return None
-
-
 def _int32_classes(call: Call, hits: set[ResultClass]) -> None:
-    for value in exact_integer_results(call):
+    for value in result_values.exact_integer_results(call):
         if value == INT32_MIN:
             hits.add(R.INT32_AT_MIN)
         elif value == INT32_MAX:

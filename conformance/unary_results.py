@@ -11,20 +11,33 @@ gives, for arrays of inputs of such a plan:
 * :func:`kinds` -- the *kind* of each Float32 result (:class:`Kind`): what the
   result-class edges and the witness search compare;
 * :func:`midpoint_distance` -- how far ``f(x)`` is from the nearest binary32
-  rounding midpoint, in ULPs of the result.
+  rounding midpoint, in ULPs of the result (for the correctly rounded
+  operations and the exact-class operations whose result is a rounding:
+  sqrt, recip, leaky_relu).
 """
 
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 
 import numpy as np
 
 from oracle import DType, OperandRole, OperationPlan
 from oracle import vectorised as V
 from oracle.dtypes import INT32_MAX, INT32_MIN
+from oracle.reference.exact import LEAKY_RELU_SLOPE
 
-__all__ = ["Kind", "is_unary", "kinds", "midpoint_distance", "neighbours", "reference"]
+__all__ = [
+    "ROUNDING_FORMULAS",
+    "Kind",
+    "is_unary",
+    "kinds",
+    "measures_midpoint",
+    "midpoint_distance",
+    "neighbours",
+    "reference",
+]
 
 F32, I32 = DType.Float32, DType.Int32
 _MAGNITUDE = np.uint32(0x7FFFFFFF)
@@ -104,19 +117,45 @@ def kinds(results: np.ndarray) -> np.ndarray:
     return kind
 
 
-def midpoint_distance(plan: OperationPlan, inputs: np.ndarray) -> np.ndarray:
-    """|f(x) - nearest rounding midpoint| in ULPs of the result, from the float64 formula.
+def _leaky_relu64(x: np.ndarray) -> np.ndarray:
+    return np.where(x < 0, x * float(LEAKY_RELU_SLOPE), x)  # 24 x 24 bits: exact
 
-    Only for the correctly rounded operations (``vectorised.ROUNDED_OPS``).
-    NaN where nothing is measured: zero, infinite and NaN results and results
-    at or beyond ``2**128``.  The float64 formula's stated error bound
-    (``vectorised.error_bound``) is below ``2**-21`` ULP of the result.
+
+#: float64 formulas of the exact-class operations whose result is still a rounding
+#: (one correctly rounded IEEE float64 operation, or an exact product)
+ROUNDING_FORMULAS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+    "sqrt": np.sqrt,
+    "recip": lambda x: 1.0 / x,
+    "leaky_relu": _leaky_relu64,
+}
+
+
+def measures_midpoint(plan: OperationPlan) -> bool:
+    """Whether :func:`midpoint_distance` is defined for unary *plan*."""
+    return plan.output is F32 and (
+        plan.operation in V.ROUNDED_OPS or plan.operation in ROUNDING_FORMULAS
+    )
+
+
+def midpoint_distance(plan: OperationPlan, inputs: np.ndarray) -> np.ndarray:
+    """|f(x) - nearest rounding midpoint| in ULPs of the result, from a float64 formula.
+
+    For the correctly rounded operations the formula is the vectorised
+    oracle's (``vectorised.float64_value``), whose stated error bound
+    (``vectorised.error_bound``) is below ``2**-21`` ULP of the result; for
+    sqrt, recip and leaky_relu it is :data:`ROUNDING_FORMULAS` (within
+    ``2**-29`` ULP, leaky_relu exactly).  NaN where nothing is measured:
+    zero, infinite and NaN results and results at or beyond ``2**128``.
     """
     if _int_input(plan):
         x = V.int32_to_float32(np.asarray(inputs).astype(np.int32))
     else:
         x = np.asarray(inputs).astype(np.float32)
-    y = V.float64_value(plan.operation, x)
+    if plan.operation in ROUNDING_FORMULAS:
+        with np.errstate(all="ignore"):
+            y = ROUNDING_FORMULAS[plan.operation](x.astype(np.float64))
+    else:
+        y = V.float64_value(plan.operation, x)
     with np.errstate(all="ignore"):
         a = np.abs(y)
         exponent = np.floor(np.log2(np.where(a > 0, a, 1.0)))

@@ -74,7 +74,6 @@ from oracle import (
     binary32,
     resolve_operation_plan,
 )
-from oracle import vectorised as V
 from oracle.dtypes import INT32_MAX, INT32_MIN
 
 from . import result_examples
@@ -290,7 +289,7 @@ def _hard_sample(plan: OperationPlan) -> np.ndarray:
 
 def hardest_to_round(plan: OperationPlan, count: int = HARDEST) -> list[tuple[int, float]]:
     """(position, distance in ULPs) of the *count* sampled inputs closest to a midpoint."""
-    if plan.operation not in V.ROUNDED_OPS:
+    if not unary.measures_midpoint(plan):
         return []
     positions = _hard_sample(plan)
     distance = unary.midpoint_distance(plan, _inputs(plan, positions))
