@@ -139,6 +139,15 @@ def test_the_mutant_operation_lists_match_the_witness_data():
     assert set(result_mutants.OVERFLOW_OPERATIONS) == reaching(R.OVERFLOW_EDGE_INF)
 
 
+def test_result_mutants_merge_into_the_catalogue_and_resolve_as_backends():
+    from conformance.mutants import MUTANTS
+
+    assert not set(result_mutants.RESULT_MUTANTS) & set(MUTANTS)
+    for name, mutant in result_mutants.RESULT_MUTANTS.items():
+        backend = backends.get(f"conformance.result_mutants:{name}")
+        assert backend.mutant is mutant and backend.name == f"mutant:{name}"
+
+
 def _plans_of(operations) -> list:
     return [p for p in resolvable_plans() if p.operation in operations]
 
