@@ -119,6 +119,8 @@ class JaxBackend(ArrayNamespaceBackend):
         return isinstance(value, jax.Array)
 
     def from_tensor(self, tensor: Tensor) -> Any:
+        if not isinstance(tensor, Tensor):
+            raise TypeError(f"expected an oracle.Tensor, got {type(tensor).__name__}")
         return jax.device_put(tensor.to_numpy(), self.device)
 
     def from_numpy(self, array: np.ndarray) -> Any:

@@ -71,6 +71,8 @@ class NumpyNativeBackend(ArrayNamespaceBackend):
         return isinstance(value, np.ndarray)
 
     def from_tensor(self, tensor: Tensor) -> np.ndarray:
+        if not isinstance(tensor, Tensor):
+            raise TypeError(f"expected an oracle.Tensor, got {type(tensor).__name__}")
         return tensor.to_numpy()
 
     def from_numpy(self, array: np.ndarray) -> np.ndarray:

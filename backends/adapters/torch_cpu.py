@@ -113,6 +113,7 @@ from ..cpu.convert import normalise_axes, normalise_axis
 from ..cpu.structured import _conv_geometry
 from ..dispatch import KernelBackend
 from ..errors import BackendLoadError
+from ..parameters import read_flag, read_int
 
 __all__ = ["KERNELS", "TorchBackend"]
 
@@ -158,16 +159,6 @@ def _broadcast(operation: str, *values: Any) -> tuple[int, ...]:
     except RuntimeError:
         listed = ", ".join(str(s) for s in shapes)
         raise ValueError(f"{operation}: operand shapes {listed} do not broadcast") from None
-
-
-def _flag(operation: str, name: str, value: Any) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{operation}: {name} must be a bool, got {value!r}")
-    return bool(value)
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
 
 
 # ---------------------------------------------------------------------------
@@ -268,9 +259,7 @@ def clamp(backend: TorchBackend, plan: OperationPlan, x: Any, lo: Any, hi: Any) 
 
 
 def _keepdims(operation: str, keepdims: Any) -> bool:
-    if not isinstance(keepdims, (bool, np.bool_)):
-        raise TypeError(f"{operation}: keepdims must be a bool, got {keepdims!r}")
-    return bool(keepdims)
+    return read_flag(operation, "keepdims", keepdims)
 
 
 def _dims(operation: str, x: torch.Tensor, axis: Any) -> tuple[int, ...] | None:
@@ -521,7 +510,7 @@ def _sort(
     backend: TorchBackend, plan: OperationPlan, x: Any, axis: Any, descending: Any, values: bool
 ) -> torch.Tensor:
     dim = normalise_axis(plan.operation, axis, x.ndim)
-    down = _flag(plan.operation, "descending", descending)
+    down = read_flag(plan.operation, "descending", descending)
     v = _operand(plan, 0, x)
     backend.allocated()
     result = torch.sort(v, dim=dim, descending=down, stable=True)
@@ -550,11 +539,10 @@ def _topk(
     values: bool,
 ) -> torch.Tensor:
     dim = normalise_axis(plan.operation, axis, x.ndim)
-    if not _is_int(k):
-        raise TypeError(f"{plan.operation}: k must be an int, got {k!r}")
-    if not 0 <= int(k) <= x.shape[dim]:
-        raise ValueError(f"{plan.operation}: k={int(k)} is outside [0, {x.shape[dim]}]")
-    top = _flag(plan.operation, "largest", largest)
+    k = read_int(plan.operation, "k", k)
+    if not 0 <= k <= x.shape[dim]:
+        raise ValueError(f"{plan.operation}: k={k} is outside [0, {x.shape[dim]}]")
+    top = read_flag(plan.operation, "largest", largest)
     v = _operand(plan, 0, x)
     backend.allocated()
     result = torch.topk(v, int(k), dim=dim, largest=top, sorted=True)
@@ -642,6 +630,8 @@ class TorchBackend(KernelBackend):
 
     def from_tensor(self, tensor: Tensor) -> torch.Tensor:
         """*tensor* as a new torch tensor on the device, bit for bit."""
+        if not isinstance(tensor, Tensor):
+            raise TypeError(f"expected an oracle.Tensor, got {type(tensor).__name__}")
         return torch.from_numpy(tensor.to_numpy()).to(self.device)
 
     def from_numpy(self, array: np.ndarray) -> torch.Tensor:
