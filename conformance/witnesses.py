@@ -34,16 +34,18 @@ all deterministic (no random numbers), produce them:
    +-2, +-0.5, +-MAX_FINITE and +-inf (Int32: 0, +-1, +-2, +-(2**24 + 1) and
    the Int32 limits).
 
-The *hardest-to-round* inputs of a correctly rounded plan come from a
+The *hardest-to-round* inputs of a plan whose result is a rounding (the
+correctly rounded operations, and sqrt, recip and leaky_relu) come from a
 stratified sample of :data:`HARD_SAMPLE` inputs (Float32: the bit patterns
 ``i * 0x9E3779B9 mod 2**32`` for ``i < HARD_SAMPLE``, a Weyl sequence that
-covers every binade and both signs evenly; Int32: every integer of magnitude
-at most 2**16 and ``HARD_SAMPLE / 16`` Weyl-spread integers).  For each the
-vectorised oracle's float64 value gives the distance of ``f(x)`` to the
-nearest rounding midpoint in ULPs of the result
-(:func:`conformance.unary_results.midpoint_distance`; its stated error bound
-is below 2**-21 ULP); the :data:`HARDEST` inputs with the smallest distance
-(ties broken by the input's position) are kept with that distance.
+covers every binade and both signs evenly, NaNs and infinities dropped;
+Int32: every integer of magnitude at most 2**16 and ``HARD_SAMPLE / 16``
+Weyl-spread integers).  For each, a float64 formula gives the distance of
+``f(x)`` to the nearest rounding midpoint in ULPs of the result
+(:func:`conformance.unary_results.midpoint_distance`: the vectorised
+oracle's formula, stated error below 2**-21 ULP); the :data:`HARDEST` inputs
+with the smallest distance (ties broken by the input's position) are kept
+with that distance, rounded to 6 significant digits.
 
 :func:`witness_calls` turns the witnesses of any plan into calls for the
 suite to judge: for unary plans the data above, for every other plan the
@@ -190,7 +192,7 @@ def threshold_edges(plan: OperationPlan) -> list[tuple[int, int]]:
         for i in change.tolist():
             a, b = int(positions[i]), int(positions[i + 1])
             c, d = _bisect(plan, a, b, int(kinds[i]))
-            pair = tuple(sorted((int(kinds[i]), int(kinds[i + 1]))))
+            pair = tuple(sorted(_kinds(plan, [c, d]).tolist()))  # the edge's own kinds
             found.setdefault(pair, []).append((c, d))  # type: ignore[arg-type]
         for pair_edges in found.values():
             edges.extend(dict.fromkeys([pair_edges[0], pair_edges[-1]]))
