@@ -37,7 +37,15 @@ def test_the_data_ships_with_the_package_is_small_and_covers_every_unary_plan():
 
 @pytest.mark.parametrize("identifier", ["exp:Float32", "sigmoid:Int32", "recip:Float32"])
 def test_a_regeneration_reproduces_the_shipped_records(identifier):
-    assert witnesses.generate_plan(identifier) == DATA["plans"][identifier]
+    fresh, shipped = witnesses.generate_plan(identifier), DATA["plans"][identifier]
+    # thresholds and classes come from the certified oracle: identical everywhere
+    assert fresh["thresholds"] == shipped["thresholds"]
+    assert fresh["reached"] == shipped["reached"]
+    # the distances come from float64 libm values, which may differ in the last bit
+    # on another machine (about 2**-29 ULP here)
+    assert [p for p, _ in fresh["hardest"]] == [p for p, _ in shipped["hardest"]]
+    for (_, new), (_, old) in zip(fresh["hardest"], shipped["hardest"]):
+        assert new == pytest.approx(old, rel=1e-3, abs=1e-8)
 
 
 def test_the_canonical_text_and_its_digest_are_stable():
