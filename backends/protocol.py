@@ -20,9 +20,17 @@ Optional fast exchange: a backend may also have ``from_numpy(array) ->
 native`` and ``to_numpy(native) -> numpy.ndarray`` (float32/int32/bool arrays,
 bits kept, signalling NaNs included).  The exhaustive sweep
 (``plancheck exhaustive``) uses them when present instead of going through
-:class:`oracle.Tensor`, which holds Float32 values as Python floats (so it is
-slow for 2**20 elements at a time, and a signalling NaN becomes quiet on the
-way).
+:class:`oracle.Tensor`, which holds Float32 values as Python objects (exact
+bits, a signalling NaN as :class:`oracle.binary32.SignallingNaN`, but slow for
+2**20 elements at a time).
+
+Keeping bits through the Tensor exchange: read ``tensor.to_numpy()`` or
+``tensor.bits()`` (never ``float(v)`` or a float64 array of ``tensor.values``,
+which quiet a signalling NaN), and build results with ``Tensor.from_numpy``
+or ``Tensor.from_bits``.
+
+Errors of :func:`backends.get` itself (an unknown name, an absent library or
+device) are described in :mod:`backends`.
 """
 
 from __future__ import annotations
