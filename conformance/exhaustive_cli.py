@@ -79,6 +79,9 @@ OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("state", {"default": str(X.DEFAULT_STATE), "help": "state file (resumption, evidence)"}),
     ("fresh", {"action": "store_true", "help": "check every shard again (records are kept)"}),
     ("also", {"default": "", "help": "backends measured alongside, e.g. numpy-float32"}),
+    ("every-int32", {"action": "store_true",
+                     "help": "evaluate every Int32 input with the oracle, no plateaus or "
+                     "identity tails (the benchmark's baseline)"}),
     ("jobs", {"type": _int_in(1, 4096), "default": 1,
               "help": "N > 1: run the shards as pytest items on N xdist workers"}),
     ("naive-sample", {"type": _int_in(0, 10**7), "default": 0,
@@ -94,7 +97,7 @@ OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
 )  # fmt: skip
 #: the options that configure the sweep itself (the pytest plugin's ``--exhaustive-NAME``)
 SWEEP_OPTIONS = ("backend", "op", "dtype", "shard", "shards", "sample", "ulp-budget", "state",
-                 "fresh", "also")  # fmt: skip
+                 "fresh", "also", "every-int32")  # fmt: skip
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -277,6 +280,7 @@ def _run_plan(arguments, plan, count, indices, also, store: Store) -> bool:
         result, _, _ = X.run_shard(
             arguments.backend, plan, i, count, ulp_budget=arguments.ulp_budget,
             state=store.path, fresh=arguments.fresh, also=also, progress=bar,
+            plateaus=not arguments.every_int32,
         )  # fmt: skip
         bad |= not result.ok
     return bad
@@ -360,6 +364,8 @@ def _pytest(arguments, count: int, also: list[str]) -> int:
         command += [f"--exhaustive-{name}", value]
     if arguments.fresh:
         command.append("--exhaustive-fresh")
+    if arguments.every_int32:
+        command.append("--exhaustive-every-int32")
     env = {k: v for k, v in os.environ.items() if not k.startswith("PLANCHECK_EXHAUSTIVE_")}
     child = subprocess.Popen(command, env=env, cwd=sweep.parents[1])
     try:

@@ -41,7 +41,7 @@ from oracle import vectorised as V
 from oracle.binary32 import round_to_binary32, to_bits
 from oracle.reference import rounded
 
-__all__ = ["IDENTITY_TAILS", "IntRange", "expected", "identity", "int32_ranges"]
+__all__ = ["IDENTITY_TAILS", "IntRange", "converted", "expected", "identity", "int32_ranges"]
 
 HALF = 1 << 31
 #: op -> (T, why): for every binary32 x >= T the correctly rounded f(x) is x
@@ -132,7 +132,8 @@ def _check_tail(op: str, threshold: int) -> None:
 
 
 def identity(lo: int, hi: int) -> np.ndarray:
-    """round32(n) for every int32 ``lo <= n < hi`` (``0 <= lo <= hi <= 2**31``), float32.
+    """round32(n) for every integer ``lo <= n < hi`` (``0 <= lo <= hi <= 2**31 + 1``: the
+    magnitudes of int32 values), float32.
 
     Below 2**24 every integer is a binary32 value (the cast is exact).  In
     the binade ``[2**k, 2**(k+1))``, k >= 24, the values are the multiples
@@ -140,13 +141,13 @@ def identity(lo: int, hi: int) -> np.ndarray:
     the integers ``[q 2**e - 2**(e-1), q 2**e + 2**(e-1)]`` for even q and
     the open interval for odd q: one run per value, laid down by repetition.
     """
-    if not 0 <= lo <= hi <= HALF:
-        raise ValueError(f"identity: [{lo}, {hi}) is not inside [0, 2**31]")
+    if not 0 <= lo <= hi <= HALF + 1:
+        raise ValueError(f"identity: [{lo}, {hi}) is not inside [0, 2**31 + 1)")
     parts = []
     exact_top = min(hi, 1 << 24)
     if lo < exact_top:
         parts.append(np.arange(lo, exact_top, dtype=np.int32).astype(np.float32))
-    for k in range(24, 31):
+    for k in range(24, 32):
         a, b = max(lo, 1 << k), min(hi, 1 << (k + 1))
         if a >= b:
             continue
@@ -162,9 +163,23 @@ def identity(lo: int, hi: int) -> np.ndarray:
     return out
 
 
+def converted(start: int, stop: int) -> np.ndarray:
+    """round32(n) for the int32 patterns ``start <= b < stop``, by :func:`identity`
+    (a negative n is the mirror image of -n: rounding to nearest even is symmetric)."""
+    parts = []
+    if start < HALF:
+        parts.append(identity(start, min(stop, HALF)))
+    if stop > HALF:  # patterns 2**32 - m for m = -n, m from 2**32 - lo down to 2**32 - stop + 1
+        lo = max(start, HALF)
+        parts.append(-identity((1 << 32) - stop + 1, (1 << 32) - lo + 1)[::-1])
+    return np.concatenate(parts) if len(parts) > 1 else parts[0]
+
+
 def expected(op: str, start: int, stop: int) -> tuple[np.ndarray, int]:
     """(reference results, inputs evaluated) of *op*'s Int32 plan on patterns
     ``start <= b < stop`` (b is the two's-complement int32)."""
+    if not 0 <= start <= stop <= 1 << 32:
+        raise ValueError(f"expected: bad range [{start:#x}, {stop:#x})")
     if op == "relu":
         n = np.arange(start, stop, dtype=np.uint64).astype(np.uint32).view(np.int32)
         return np.maximum(n, np.int32(0)), 0
@@ -174,8 +189,7 @@ def expected(op: str, start: int, stop: int) -> tuple[np.ndarray, int]:
     cursor = start
 
     def evaluate(lo: int, hi: int) -> None:
-        n = np.arange(lo, hi, dtype=np.uint64).astype(np.uint32).view(np.int32)
-        out[lo - start : hi - start] = V.certified(op, V.int32_to_float32(n))
+        out[lo - start : hi - start] = V.certified(op, converted(lo, hi))
 
     for r in int32_ranges(op):
         lo, hi = max(r.lo, start), min(r.hi + 1, stop)

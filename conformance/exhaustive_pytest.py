@@ -8,7 +8,7 @@ Loaded with ``-p conformance.exhaustive_pytest``, this plugin
   ``--exhaustive-backend``, ``--exhaustive-op``, ``--exhaustive-dtype``,
   ``--exhaustive-shard``, ``--exhaustive-shards``, ``--exhaustive-sample``,
   ``--exhaustive-ulp-budget``, ``--exhaustive-state``, ``--exhaustive-fresh``,
-  ``--exhaustive-also``), validated by the same types;
+  ``--exhaustive-also``, ``--exhaustive-every-int32``), validated by the same types;
 * makes the *controller* (the pytest process itself, or pytest-xdist's
   controller) the only writer of the state file: a worker -- a local
   process or one on another machine reached through an xdist gateway
@@ -63,6 +63,7 @@ class Settings:
     ulp_budget: int
     also: list[str]
     fresh: bool
+    every_int32: bool = False
 
 
 def _dest(name: str) -> str:
@@ -126,6 +127,7 @@ def settings(config: pytest.Config) -> Settings:
         ulp_budget=budget,
         also=[a for a in also.split(",") if a],
         fresh=bool(option("fresh")) or _environment("FRESH", "") == "1",
+        every_int32=bool(option("every-int32")),
     )
 
 
@@ -216,6 +218,7 @@ def run_item(request: pytest.FixtureRequest, plan: str, shard: int) -> X.ShardRe
         result, _, _ = X.run_shard(
             chosen.backend, plan, shard, chosen.shards, ulp_budget=chosen.ulp_budget,
             state=chosen.state, fresh=chosen.fresh, also=chosen.also,
+            plateaus=not chosen.every_int32,
         )  # fmt: skip
         return result
     start, stop = X.shard_range(shard, chosen.shards)
@@ -229,7 +232,7 @@ def run_item(request: pytest.FixtureRequest, plan: str, shard: int) -> X.ShardRe
         )  # fmt: skip
     result, _, records = X.run_shard(
         chosen.backend, plan, shard, chosen.shards, ulp_budget=chosen.ulp_budget,
-        also=chosen.also, record=False,
+        also=chosen.also, record=False, plateaus=not chosen.every_int32,
     )  # fmt: skip
     request.node.user_properties.append((_PROPERTY, json.dumps(records)))
     return result

@@ -123,6 +123,10 @@ def oracle_digest() -> str:
     return _digest(p.relative_to(_ROOT).as_posix().encode() + p.read_bytes() for p in files)
 
 
+# the code this process imported is the code that runs: digest it now, not after an edit
+oracle_digest()
+
+
 @functools.cache
 def plancheck_version() -> str:
     """The installed plancheck version (``unknown`` outside an installation)."""

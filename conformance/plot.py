@@ -11,6 +11,9 @@ matplotlib is imported only here (``pip install 'plancheck[plot]'``).
 
 from __future__ import annotations
 
+import argparse
+import math
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -112,29 +115,81 @@ def plot(sample: UlpSample, out: str | Path) -> Path:
     return path
 
 
+def _finite(text: str) -> float:
+    """An argparse type: a finite number inside the binary32 range."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(value) or abs(value) > _MAX_FLOAT32:
+        raise argparse.ArgumentTypeError(f"{text} is not a finite binary32 value")
+    return value
+
+
+def _stride(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if not 1 <= value <= 1 << 32:
+        raise argparse.ArgumentTypeError(f"stride {value} is outside [1, 2**32]")
+    return value
+
+
+_MAX_FLOAT32 = 3.4028234663852886e38
+
+
 def add_arguments(parser) -> None:
     """The options of ``plancheck plot``."""
     parser.add_argument("--backend", default="numpy-float32", help="numpy-float32, cpu, ...")
     parser.add_argument("--op", required=True, help="a Float32 unary operation")
-    parser.add_argument("--low", type=float, default=-3.4028234663852886e38)
-    parser.add_argument("--high", type=float, default=3.4028234663852886e38)
-    parser.add_argument("--stride", type=int, default=4099, help="take every N-th bit pattern")
+    parser.add_argument("--low", type=_finite, default=-_MAX_FLOAT32)
+    parser.add_argument("--high", type=_finite, default=_MAX_FLOAT32)
+    parser.add_argument("--stride", type=_stride, default=4099, help="take every N-th bit pattern")
     parser.add_argument("--out", required=True, help="the PNG file to write")
 
 
+def _usage(arguments) -> str | None:
+    """Why the arguments cannot give a plot (None when they can), checked before any work."""
+    if arguments.op not in V.OPS:
+        return f"{arguments.op!r} is not a Float32 unary operation; choose from {', '.join(V.OPS)}"
+    if not arguments.low <= arguments.high:
+        return f"empty input range [{arguments.low}, {arguments.high}]"
+    out = Path(arguments.out)
+    if out.suffix.lower() != ".png":
+        return f"--out {out}: the plot is a PNG file; name it *.png"
+    parent = out.resolve().parent
+    if out.is_dir() or not parent.is_dir() or not os.access(parent, os.W_OK):
+        return f"--out {out}: {parent} is not an existing writable directory"
+    try:
+        exhaustive.runner(arguments.backend)
+    except (KeyboardInterrupt, exhaustive.Interrupted):
+        raise
+    except BaseException as error:  # ImportError, TypeError, SystemExit from builtins:exit
+        return f"cannot load backend {arguments.backend!r}: {type(error).__name__}: {error}"
+    return None
+
+
 def main(arguments) -> int:
-    """``plancheck plot``: 0 when the PNG was written, 2 on a usage error."""
+    """``plancheck plot``: 0 when the PNG was written, 1 when the backend failed
+    while sampled, 2 on a usage error (reported before anything is computed or created)."""
+    problem = _usage(arguments)
+    if problem is not None:
+        print(f"plancheck plot: {problem}", file=sys.stderr)
+        return 2
     try:
         import matplotlib  # noqa: F401
     except ImportError:
         print("plancheck plot needs matplotlib: pip install 'plancheck[plot]'", file=sys.stderr)
         return 2
     try:
-        sample = sample_errors(arguments.backend, arguments.op, arguments.low, arguments.high,
-                               max(1, arguments.stride))  # fmt: skip
-    except (KeyError, ValueError) as error:
-        print(f"plancheck plot: {error}", file=sys.stderr)
-        return 2
+        sample = sample_errors(
+            arguments.backend, arguments.op, arguments.low, arguments.high, arguments.stride
+        )
+    except Exception as error:  # the backend failed on the sampled inputs
+        print(f"plancheck plot: {arguments.backend} failed: {type(error).__name__}: {error}",
+              file=sys.stderr)  # fmt: skip
+        return 1
     path = plot(sample, arguments.out)
     print(f"{path}: {sample.inputs.size:,} inputs, max {int(sample.ulps.max())} ULP")
     return 0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -38,3 +40,29 @@ def test_plancheck_plot_writes_a_png(tmp_path, capsys):
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "max" in capsys.readouterr().out
     assert plancheck(["plot", "--op", "nosuch", "--out", str(out)]) == 2
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--out", "/nonexistent/dir/x.png"],
+        ["--out", "OUT/x.txt"],
+        ["--out", "OUT"],
+        ["--stride", "0", "--out", "OUT/x.png"],
+        ["--stride", "-3", "--out", "OUT/x.png"],
+        ["--low", "nan", "--out", "OUT/x.png"],
+        ["--high", "1e39", "--out", "OUT/x.png"],
+        ["--low", "2", "--high", "1", "--out", "OUT/x.png"],
+        ["--backend", "builtins:exit", "--out", "OUT/x.png"],
+        ["--backend", "nosuch", "--out", "OUT/x.png"],
+    ],
+)
+def test_usage_errors_exit_2_before_anything_is_computed_or_created(tmp_path, capsys, args):
+    args = [a.replace("OUT", str(tmp_path)) for a in args]
+    try:
+        status = plancheck(["plot", "--op", "exp", *args])
+    except SystemExit as stop:  # argparse's own usage errors
+        status = stop.code
+    assert status == 2
+    assert capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == [] and not Path("/nonexistent").exists()
