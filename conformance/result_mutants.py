@@ -44,6 +44,7 @@ from oracle import Arithmetic, DType, OperationPlan
 from oracle.dtypes import INT32_MAX, INT32_MIN
 
 from .mutants import Mutant, MutantBackend
+from .result_classes import ResultClass
 
 __all__ = [
     "FLUSH_TO_ZERO_OPERATIONS",
@@ -51,6 +52,7 @@ __all__ = [
     "OVERFLOW_OPERATIONS",
     "RESULT_MUTANTS",
     "SATURATION_OPERATIONS",
+    "TARGETS",
     "result_mutant_backend",
 ]
 
@@ -72,10 +74,14 @@ INT32_CHECKED_OPERATIONS = (
 )  # fmt: skip
 
 RESULT_MUTANTS: dict[str, Mutant] = {}
+#: mutant name -> the result class it breaks: every plan of the mutant's operation
+#: to which that class applies must catch it
+TARGETS: dict[str, ResultClass] = {}
 
 
-def _register(name: str, operation: str, fault: str, kernel: Kernel) -> None:
+def _register(name: str, operation: str, fault: str, kernel: Kernel, target: ResultClass) -> None:
     assert name not in RESULT_MUTANTS, name
+    TARGETS[name] = target
     mutant = Mutant(name, (operation,), fault, ((operation, kernel),))
     RESULT_MUTANTS[name] = mutant
     cls = type(
@@ -137,6 +143,7 @@ for _operation in FLUSH_TO_ZERO_OPERATIONS:
         _operation,
         "flush-to-zero: a subnormal result becomes a zero of its sign",
         _flushing(_operation),
+        ResultClass.SUBNORMAL,
     )
 
 
@@ -177,6 +184,7 @@ for _operation in OVERFLOW_OPERATIONS:
         _operation,
         "overflow one input early: the last finite result before the threshold is +-inf",
         _one_step_early(_operation, _overflowing),
+        ResultClass.OVERFLOW_EDGE_FINITE,
     )
 for _operation in SATURATION_OPERATIONS:
     _register(
@@ -184,6 +192,7 @@ for _operation in SATURATION_OPERATIONS:
         _operation,
         "saturation one input early: the last result short of +-1 is +-1",
         _one_step_early(_operation, _saturating),
+        ResultClass.SATURATION_EDGE_BELOW,
     )
 
 
@@ -209,12 +218,14 @@ _register(
     "reduce_max",
     "reduce_max(x) computed as max + 0.0: a maximum of -0 ([-0, -0], [-0, -1]) becomes +0",
     _max_plus_zero,
+    ResultClass.EXTREMUM_NEGATIVE_ZERO,
 )
 _register(
     "reduce_min_normalises_zero",
     "reduce_min",
     "reduce_min(x) = -(max(-x) + 0.0): a minimum of +0 ([+0, +0], [+0, 1]) becomes -0",
     _min_via_negated_max,
+    ResultClass.EXTREMUM_POSITIVE_ZERO,
 )
 
 
@@ -243,4 +254,5 @@ for _operation in INT32_CHECKED_OPERATIONS:
         "the Int32 range check is MIN < r < MAX: a result of exactly -2**31 or 2**31 - 1 "
         "raises OverflowError",
         _refusing_limits(_operation),
+        ResultClass.INT32_AT_MAX,
     )
