@@ -169,6 +169,8 @@ class Expectation:
     def check(self, actual: Tensor, ulp_budget: int = 0) -> Verdict:
         """Compare *actual* with this expectation (ULP budget for CORRECTLY_ROUNDED)."""
         title = self._title()
+        if not issubclass(type(actual), Tensor):
+            raise TypeError(f"{title}: check() takes an oracle.Tensor, got {type(actual).__name__}")
         if self.error is not None:
             return Verdict(
                 False, f"{title}: expected {type(self.error).__name__}: {self.error}, got a result"

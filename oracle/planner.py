@@ -283,8 +283,11 @@ def resolve_operation_plan(
 def plan_accumulator_variants(plan: OperationPlan) -> tuple[OperationPlan, ...]:
     """*plan* first, then its other supported floating-accumulator variants.
 
-    A plan that is not a configurable floating plan has only itself.
+    A plan that is not a configurable floating plan has only itself;
+    anything but an OperationPlan is a TypeError.
     """
+    if not _is_instance(plan, OperationPlan):
+        raise TypeError(f"expected a resolved OperationPlan, got {errors.describe(plan)}")
     if (
         plan.operation not in ACCUMULATOR_CONFIGURABLE_OPERATIONS
         or plan.accumulation is not Accumulation.FLOATING

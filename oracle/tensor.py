@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -170,10 +171,18 @@ class Tensor:
         """Build from nested sequences (a bare number gives shape ``()``).
 
         Ragged nesting, or nesting deeper than :data:`MAX_NDIM`, is a
-        ValueError.
+        ValueError; a container whose own methods raise is a TypeError.
         """
-        shape = _nested_shape(data, 0)
-        return cls(dtype, shape, tuple(_flatten(data, len(shape))))
+        try:
+            shape = _nested_shape(data, 0)
+            values = tuple(_flatten(data, len(shape)))
+        except (TypeError, ValueError):
+            raise
+        except Exception as error:  # a hostile __len__, __iter__ or __class__
+            raise TypeError(
+                f"from_nested: {describe(data)} could not be read ({type(error).__name__})"
+            ) from error
+        return cls(dtype, shape, values)
 
     @classmethod
     def from_bits(cls, dtype: SimpleDType, shape: Sequence[int], bits: Iterable[int]) -> Tensor:
@@ -259,12 +268,17 @@ class Tensor:
         return unravel_index(flat, self.shape)
 
     def __getitem__(self, index: tuple[int, ...]) -> Any:
-        if len(index) != self.ndim:
-            raise IndexError(f"index {index} does not address shape {self.shape}")
+        """The element at the full multi-index *index* (a tuple of ints)."""
+        try:
+            positions = tuple(operator.index(i) for i in index)
+        except Exception as error:
+            raise TypeError(f"index must be a tuple of ints, got {describe(index)}") from error
+        if len(positions) != self.ndim:
+            raise IndexError(f"index {describe(positions)} does not address shape {self.shape}")
         flat = 0
-        for position, extent in zip(index, self.shape):
+        for position, extent in zip(positions, self.shape):
             if not 0 <= position < extent:
-                raise IndexError(f"index {index} out of range for shape {self.shape}")
+                raise IndexError(f"index {describe(positions)} out of range for shape {self.shape}")
             flat = flat * extent + position
         return self.values[flat]
 

@@ -248,3 +248,19 @@ def test_the_limit_is_no_verdict_and_small_empty_calls_still_evaluate() -> None:
     assert outcome.bounds is not None and outcome.shape == (3, 2)
     outcome = expected("reduce_sum", Tensor(F32, (1000, 0), ()), 1)
     assert outcome.bounds is not None and outcome.shape == (1000,)
+
+
+class HostileSequence(list):
+    def __len__(self) -> int:
+        raise ZeroDivisionError("from __len__")
+
+
+def test_public_helpers_refuse_hostile_arguments_with_type_errors() -> None:
+    from oracle import plan_accumulator_variants
+
+    assert type(_error(plan_accumulator_variants, "reduce_sum")) is TypeError
+    assert type(_error(Tensor.from_nested, HostileSequence([1.0]), F32)) is TypeError
+    x = Tensor(F32, (2,), (1.0, 2.0))
+    assert x[(1,)] == 2.0
+    assert type(_error(x.__getitem__, ("0",))) is TypeError
+    assert type(_error(expected("neg", x).check, [1.0, 2.0])) is TypeError
