@@ -29,7 +29,8 @@ all deterministic (no random numbers), produce them:
    +-0x007FFFFF, +-2**-126 and +-MAX_FINITE, the float64 inverse of the
    operation (:data:`INVERSES`) gives a candidate input; it and its four
    neighbours on each side are evaluated, and those whose certified result is
-   exactly the target are kept (``exp2(-149) = 2**-149``).
+   exactly the target are kept (``exp2(-149) = 2**-149``), each with the
+   input next to it on both sides.
 3. *Special inputs*: the signed zeros, extreme subnormals and normals, +-1,
    +-2, +-0.5, +-MAX_FINITE and +-inf (Int32: 0, +-1, +-2, +-(2**24 + 1) and
    the Int32 limits).
@@ -327,7 +328,8 @@ def generate_plan(identifier: str) -> dict[str, Any]:
     if plan.output is F32:
         for a, b in threshold_edges(plan):
             found += [a, b]
-        found += inversion_witnesses(plan)
+        for p in inversion_witnesses(plan):  # each exact hit with its two neighbours
+            found += [q for q in (p - 1, p, p + 1) if _valid_position(plan, q)]
     thresholds = _value_order(plan, found)
     hardest = hardest_to_round(plan)
     record: dict[str, Any] = {
