@@ -174,6 +174,16 @@ def test_hygiene_warnings_and_modified_inputs_are_findings():
     assert run_call(cpu, _call("neg", x)).ok
 
 
+def test_a_one_element_fault_shows_that_element_and_its_inputs():
+    from conformance.mutants import kill
+
+    report = kill("softplus_threshold")["report"]
+    assert "Float32[29] (elements: see the mismatches)" in report
+    assert "at (23,) from (12.5 (0x41480000)): expected 12.500003814697266 (0x41480004)" in report
+    shown = report.split("  reproduce:")[0]
+    assert shown.count("0x41480000") == 2  # the input and the wrong result, nothing else
+
+
 def test_grouping_folds_plans_and_keeps_known_apart():
     record = {"backend": "b", "operation": "add", "class": "zero-size",
               "kind": "wrong exception", "rule": "r", "count": 2, "size": 3,
@@ -297,6 +307,16 @@ def test_a_backend_declares_what_it_does_not_support(tmp_path):
     data = json.loads(report.read_text(encoding="utf-8"))
     validate_report(data)
     assert _class_names(data) == {"floor@wrong-value:signed-zero"}
+    assert data["table"]["declaring:Declaring"]["neg"]["status"] == "conforms"
+    markdown = tmp_path / "out.md"
+    subprocess.run(
+        [sys.executable, "-m", "conformance.cli", "run", "--backend", "declaring:Declaring",
+         "--op", "floor", "--workers", "0", "--report", str(markdown)],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    text = markdown.read_text(encoding="utf-8")
+    assert "not supported (not judged): zero-size" in text
+    assert text.count("### `declaring:Declaring`: `floor@wrong-value:signed-zero`") == 1
     wrong = subprocess.run(
         [sys.executable, "-m", "conformance.cli", "run", "--backend", "declaring:Wrong",
          "--op", "neg"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600,
