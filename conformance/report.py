@@ -47,6 +47,7 @@ __all__ = [
     "ReportWriter",
     "call_from_json",
     "call_to_json",
+    "classes_table_markdown",
     "decode_call",
     "decode_value",
     "encode_call",
@@ -865,6 +866,37 @@ def class_lines(classes: Sequence[Mapping[str, Any]]) -> list[str]:
         known = f"  [known: {c['known']}]" if c.get("known") is not None else ""
         lines.append(f"  {name}  {c['kind']}, {calls}{where}{extra}{known}")
     return lines
+
+
+def classes_table_markdown(classes: Sequence[Mapping[str, Any]]) -> str:
+    """The deviation classes as a Markdown table: one row per class, with its kind,
+    count, plans, the example's ULP distance and its input/expected/actual."""
+    rows = [
+        "| class | kind | calls | plans | example: expected -> actual | ULP |",
+        "| --- | --- | ---: | ---: | --- | ---: |",
+    ]
+    for c in classes:
+        example = c.get("example") or {}
+        mismatches = example.get("mismatches") or []
+        if mismatches:
+            m = mismatches[0]
+            shown = f"{m['expected']} -> {m['actual']}"
+            if m.get("inputs"):
+                shown = f"({m['inputs']}): {shown}"
+        else:
+            shown = f"{example.get('expected', '')} -> {example.get('actual', '')}"
+            inputs = ", ".join(example.get("inputs") or [])
+            if inputs and len(inputs) <= 60:
+                shown = f"({inputs}): {shown}"
+        shown = shown.replace("|", "\\|")
+        if len(shown) > 160:
+            shown = shown[:157] + "..."
+        ulp = example.get("ulp")
+        rows.append(
+            f"| `{c['operation']}@{c['class']}` | {c['kind']} | {c['count']} | "
+            f"{len(c.get('plans') or [c.get('plan')])} | {shown} | {'' if ulp is None else ulp} |"
+        )
+    return "\n".join(rows)
 
 
 def class_details(entry: Mapping[str, Any]) -> str:

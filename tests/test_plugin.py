@@ -157,6 +157,7 @@ def test_options_are_validated(outside):
         (["--plancheck-ulp-budget", "add=1"], "not a correctly rounded operation"),
         (["--plancheck-ulp-budget", "exp"], "expected OP=N"),
         (["--plancheck-timeout", "-1"], "expected seconds"),
+        (["--plancheck-unsupported", "size-zero"], "unknown feature(s) size-zero"),
     ):
         result = outside.runpytest("-p", "no:cacheprovider", "--plancheck-backend", "cpu", *options)
         assert result.ret == pytest.ExitCode.USAGE_ERROR, options
