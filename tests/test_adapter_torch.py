@@ -328,11 +328,18 @@ DEVIATIONS = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(
-    ("text", "problem"), [d[1:] for d in DEVIATIONS], ids=[d[0] for d in DEVIATIONS]
-)
-def test_torch_deviations_are_reported_as_their_fault_kind(backend, text, problem):
+#: deviations measured on the machine docs/backends/torch.md was written on that
+#: depend on the CPU's kernels: torch 2.13.0 on another x86-64 CPU (MKL's small
+#: sgemm/conv paths, its vector sqrt) may compute these calls conformingly
+CPU_DEPENDENT = {"sqrt not correctly rounded", "conv order", "matmul unrounded products",
+                 "matmul -0"}  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "text", "problem"), DEVIATIONS, ids=[d[0] for d in DEVIATIONS])
+def test_torch_deviations_are_reported_as_their_fault_kind(backend, name, text, problem):
     outcome = run_call(backend, call_from_json(text))
+    if outcome.ok and name in CPU_DEPENDENT:
+        pytest.skip(f"torch {torch.__version__} computes this call conformingly on this CPU")
     assert not outcome.ok
     assert outcome.problem == problem, outcome.verdict
 
