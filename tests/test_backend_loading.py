@@ -89,6 +89,14 @@ def test_plancheck_run_loads_a_backend_from_the_working_directory(kernel_folder)
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+def test_plancheck_repro_loads_a_backend_from_the_working_directory(kernel_folder):
+    call = '{"op":"neg","args":[{"tensor":"Float32","shape":[],"bits":["0x3fc00000"]}]}'
+    done = _run(
+        kernel_folder, _script("plancheck"), "repro", "--backend", "mykern.backend:MyBackend", call
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
 def test_the_pytest_plugin_loads_a_backend_from_the_working_directory(kernel_folder):
     done = _run(
         kernel_folder,
