@@ -13,6 +13,8 @@ faults checks that the backends validate in the oracle's order.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -89,6 +91,8 @@ _BACKENDS = {name: backends.get(name) for name in ("generic", "cpu")}
 
 
 def _values(dtype, count: int, draw) -> tuple:
+    if dtype is DType.Bool:
+        return tuple(draw(st.lists(st.booleans(), min_size=count, max_size=count)))
     if dtype is I32:
         return tuple(draw(st.lists(st.integers(-1, 3), min_size=count, max_size=count)))
     choices = st.sampled_from([1.0, -2.0, 0.5, 3.0, -0.0])
@@ -126,6 +130,65 @@ def _arguments(operation: str, operands: tuple, chosen: tuple) -> tuple:
         for parameter, index in zip(declared, chosen)
     ]
     return forward_arguments(operation, operands, values)
+
+
+#: weak scalars: every kind the planner accepts or refuses, and unreadable ones
+WEAK_SCALARS = [
+    1.5,
+    -0.0,
+    float("nan"),
+    float("inf"),
+    3,
+    -(2**31),
+    2**31,
+    10**400,
+    True,
+    Fraction(1, 3),
+    np.float32(0.1),
+    np.int64(7),
+    np.bool_(True),
+    None,
+    "1",
+    1j,
+    _hostile(int, 3, "__int__", "__index__"),
+    # (a value is read through __int__ / as_integer_ratio; a raising __eq__ is not
+    # reading, and the two sides compare differently: docs/backend-generic.md)
+    _hostile(float, 1.5, "__float__", "as_integer_ratio", "__repr__"),
+]
+
+_ELEMENTWISE = [p for p in resolvable_plans() if family_of(p.operation) is Family.ELEMENTWISE]
+
+
+@st.composite
+def elementwise_calls(draw):
+    """(operation, arguments as (tensor or weak-scalar index)) with random shapes and scalars."""
+    plan = draw(st.sampled_from(_ELEMENTWISE))
+    arguments = []
+    for operand in plan.operands:
+        if operand.role is OperandRole.WEAK_SCALAR or draw(st.integers(0, 9)) == 0:
+            arguments.append(draw(st.integers(0, len(WEAK_SCALARS) - 1)))
+            continue
+        shape = draw(st.sampled_from(SHAPES[:4]))
+        values = _values(operand.dtype, int(np.prod(shape)), draw)
+        arguments.append(Tensor(operand.dtype, shape, values))
+    return plan.operation, tuple(arguments)
+
+
+@settings(max_examples=1000)
+@given(elementwise_calls())
+def test_elementwise_calls_raise_what_the_oracle_states(call):
+    """Shapes that do not broadcast, and weak scalars of every kind, planned or refused."""
+    operation, arguments = call
+    args = tuple(WEAK_SCALARS[a] if isinstance(a, int) else a for a in arguments)
+    expected = oracle.expected(operation, *args).error
+    for name, backend in _BACKENDS.items():
+        raised = _outcome(backend, operation, args)
+        if expected is None:
+            assert raised is None, f"{name}: the oracle states a result, got {raised!r}"
+        else:
+            assert isinstance(raised, type(expected)), (
+                f"{name}: the oracle states {type(expected).__name__} ({expected}), got {raised!r}"
+            )
 
 
 def _outcome(backend, operation: str, args: tuple) -> BaseException | None:
