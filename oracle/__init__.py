@@ -8,6 +8,7 @@ operation registry and the central planner :func:`resolve_operation_plan`.
 from .dtypes import CompoundDType, DType, DTypeCategory, SimpleDType
 from .evaluate import expected
 from .expectation import Bounded, Conformance, Expectation, Interval, Mismatch, Verdict
+from .facts import FAMILY_PARAMETERS, Family, OperationFacts, Parameter, ParameterKind
 from .plan import (
     Accumulation,
     Arithmetic,
@@ -25,6 +26,7 @@ from .planner import (
     OperationExecutionOptions,
     get_operation,
     operation_execution_options,
+    operation_facts,
     plan_accumulator_variants,
     registered_operations,
     resolvable_plans,
@@ -35,6 +37,7 @@ from .tensor import Tensor
 
 __all__ = [
     "ACCUMULATOR_CONFIGURABLE_OPERATIONS",
+    "FAMILY_PARAMETERS",
     "IMPLEMENTED_STORAGE_DTYPES",
     "SUPPORTED_ACCUMULATOR_DTYPES",
     "SUPPORTED_TENSOR_DTYPES",
@@ -47,14 +50,18 @@ __all__ = [
     "DType",
     "DTypeCategory",
     "Expectation",
+    "Family",
     "Interval",
     "Mismatch",
     "OperandPlan",
     "OperandRole",
     "OperationExecutionOptions",
+    "OperationFacts",
     "OperationOverload",
     "OperationPlan",
     "OperationSpec",
+    "Parameter",
+    "ParameterKind",
     "SimpleDType",
     "Tensor",
     "Verdict",
@@ -62,6 +69,7 @@ __all__ = [
     "get_operation",
     "is_differentiable",
     "operation_execution_options",
+    "operation_facts",
     "plan_accumulator_variants",
     "registered_operations",
     "resolvable_plans",

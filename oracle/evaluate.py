@@ -28,10 +28,13 @@ import numpy as np
 from . import binary32, errors
 from .dtypes import DType, SimpleDType
 from .expectation import Bounded, Conformance, Expectation
+from .facts import Family
 from .limits import check_operand_extents, check_size
+from .operations import BUILTIN_FACTS, BUILTIN_OPERATIONS
 from .plan import Accumulation, Arithmetic, OperandRole, OperationPlan
 from .planner import OperationExecutionOptions, get_operation, resolve_operation_plan
 from .reference import accumulate, exact, integer, rounded, structured
+from .registry import OperationSpec
 from .tensor import INT32_MAX, INT32_MIN, Tensor, unravel_index
 
 __all__ = ["REFERENCES", "Reference", "broadcast_shapes", "expected"]
@@ -57,52 +60,54 @@ class Reference:
     nan_bits: bool = False
 
 
-def _elementwise(name: str, *, int_name: str | None = None, nan_bits: bool = False) -> Reference:
-    return Reference(
-        float_rule=getattr(exact, name),
-        int_rule=getattr(integer, int_name) if int_name else None,
-        nan_bits=nan_bits,
-    )
+def _has_integer_branch(spec: OperationSpec) -> bool:
+    return any(getattr(o.rule, "integer", None) is not None for o in spec.overloads)
 
 
-_EXACT_FLOAT = (
-    "div rem maximum minimum eq ne lt le logical_not leaky_relu sign recip sqrt "
-    "floor ceil round clamp"
-).split()
-_ROUNDED = "exp exp2 log log2 sin cos tanh erf rsqrt sigmoid silu softplus gelu elu".split()
-_TENSOR_RULES = {
-    **{
-        name: accumulate
-        for name in ("reduce_sum reduce_prod reduce_max reduce_min argmax argmin cumsum".split())
-    },
-    **{
-        name: structured
-        for name in (
-            "matmul conv_general gather scatter scatter_add "
-            "_sort_values _sort_indices _topk_values _topk_indices"
-        ).split()
-    },
+#: Families whose rules take whole tensors, and the module holding them.
+_TENSOR_RULE_MODULES = {
+    Family.REDUCE: accumulate,
+    Family.ARG: accumulate,
+    Family.SCAN: accumulate,
+    Family.MATMUL: structured,
+    Family.CONV: structured,
+    Family.GATHER: structured,
+    Family.SCATTER: structured,
+    Family.SCATTER_ADD: structured,
+    Family.SORT: structured,
+    Family.TOPK: structured,
 }
-_NAN_BIT_COPIES = {"gather", "scatter", "_sort_values", "_topk_values", "reduce_max", "reduce_min"}
+
+
+def _reference(spec: OperationSpec) -> Reference:
+    """The reference of one registered operation, from the table's facts.
+
+    An elementwise operation's binary32 rule is ``oracle.reference.rounded.<name>``
+    for the correctly rounded class and ``.exact.<name>`` otherwise, and its
+    Int32 rule ``.integer.<name>`` when a promotion rule has an integer branch;
+    every other family's rule is ``.accumulate.<name>`` or ``.structured.<name>``.
+    A row without its rule fails here, at import, naming it.
+    """
+    facts = BUILTIN_FACTS[spec.name]
+    try:
+        if facts.family is not Family.ELEMENTWISE:
+            rule = getattr(_TENSOR_RULE_MODULES[facts.family], spec.name)
+            return Reference(tensor_rule=rule, nan_bits=facts.nan_bit_copy)
+        is_rounded = facts.conformance is Conformance.CORRECTLY_ROUNDED
+        return Reference(
+            float_rule=getattr(rounded if is_rounded else exact, spec.name),
+            int_rule=getattr(integer, spec.name) if _has_integer_branch(spec) else None,
+            rounded=is_rounded,
+            nan_bits=facts.nan_bit_copy,
+        )
+    except AttributeError as error:
+        raise ImportError(
+            f"oracle: operation {spec.name!r} has no reference rule: {error}"
+        ) from error
+
 
 #: Operation name -> its reference rule.  Every registered operation has one.
-REFERENCES: dict[str, Reference] = {
-    "add": _elementwise("add", int_name="add"),
-    "sub": _elementwise("sub", int_name="sub"),
-    "mul": _elementwise("mul", int_name="mul"),
-    "elementwise_mul": _elementwise("mul", int_name="mul"),
-    "relu": _elementwise("relu", int_name="relu"),
-    "neg": _elementwise("neg", nan_bits=True),
-    "abs": _elementwise("abs", nan_bits=True),
-    "select": _elementwise("select", nan_bits=True),
-    "pow": Reference(float_rule=rounded.pow, int_rule=integer.pow, rounded=True),
-    **{name: _elementwise(name) for name in _EXACT_FLOAT},
-    **{name: Reference(float_rule=getattr(rounded, name), rounded=True) for name in _ROUNDED},
-    **{
-        name: Reference(tensor_rule=getattr(module, name), nan_bits=name in _NAN_BIT_COPIES)
-        for name, module in _TENSOR_RULES.items()
-    },
-}
+REFERENCES: dict[str, Reference] = {spec.name: _reference(spec) for spec in BUILTIN_OPERATIONS}
 
 
 def broadcast_shapes(operation: str, shapes: Sequence[tuple[int, ...]]) -> tuple[int, ...]:

@@ -22,7 +22,8 @@ from itertools import product
 
 from . import errors
 from .dtypes import CompoundDType, DType, DTypeCategory, SimpleDType
-from .operations import BUILTIN_OPERATIONS
+from .facts import OperationFacts
+from .operations import BUILTIN_FACTS, BUILTIN_OPERATIONS
 from .plan import Accumulation, OperandRole, OperationPlan
 from .registry import OperationOverload, OperationSpec
 from .rules import is_weak_integer, is_weak_scalar
@@ -36,6 +37,7 @@ __all__ = [
     "OperationExecutionOptions",
     "get_operation",
     "operation_execution_options",
+    "operation_facts",
     "plan_accumulator_variants",
     "registered_operations",
     "resolvable_plans",
@@ -49,8 +51,10 @@ SUPPORTED_TENSOR_DTYPES: tuple[SimpleDType, ...] = (DType.Float32, DType.Int32)
 IMPLEMENTED_STORAGE_DTYPES: tuple[SimpleDType, ...] = (*SUPPORTED_TENSOR_DTYPES, DType.Bool)
 #: The floating accumulators a configurable operation may request.
 SUPPORTED_ACCUMULATOR_DTYPES: tuple[SimpleDType, ...] = (DType.Float32, DType.Float64)
-#: The operations whose floating accumulator is configurable.
-ACCUMULATOR_CONFIGURABLE_OPERATIONS: tuple[str, ...] = ("matmul", "reduce_sum")
+#: The operations whose floating accumulator is configurable (from the table).
+ACCUMULATOR_CONFIGURABLE_OPERATIONS: tuple[str, ...] = tuple(
+    name for name, facts in BUILTIN_FACTS.items() if facts.accumulator_configurable
+)
 #: One probe per weak-scalar branch: an Int32-range integer, a non-integral
 #: float, a bool, and integers just outside the Int32 range on each side.
 WEAK_SCALAR_PROBES: tuple[object, ...] = (2, 0.5, True, -1, 2**31, -(2**31) - 1)
@@ -84,6 +88,11 @@ def get_operation(operation: str) -> OperationSpec:
     if spec is None:
         raise errors.unregistered_operation(operation)
     return spec
+
+
+def operation_facts(operation: str) -> OperationFacts:
+    """The value facts of registered *operation* (NotImplementedError if none)."""
+    return BUILTIN_FACTS[get_operation(operation).name]
 
 
 def _validated_accumulator(operation: str, accumulator_dtype: object) -> SimpleDType:

@@ -104,6 +104,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from .binary32 import from_bits, round_float64_array, to_bits
+from .expectation import Conformance
+from .facts import Family
+from .operations import BUILTIN_FACTS
+from .plan import OperandRole
+from .planner import get_operation
 from .reference import exact as _exact
 from .reference import rounded as _rounded
 
@@ -133,18 +138,32 @@ F32 = np.dtype(np.float32)
 F64 = np.dtype(np.float64)
 U32 = np.dtype(np.uint32)
 
-ROUNDED_OPS: tuple[str, ...] = (
-    "exp exp2 log log2 sin cos tanh erf rsqrt sigmoid silu softplus gelu elu".split()
-)
-EXACT_OPS: tuple[str, ...] = (
-    "neg abs sign recip sqrt floor ceil round relu leaky_relu logical_not".split()
-)
+
+def _unary_operations() -> dict[str, tuple[bool, bool]]:
+    """Every unary elementwise operation of the table, in table order:
+    name -> (correctly rounded?, also takes Int32?)."""
+    found = {}
+    for name, facts in BUILTIN_FACTS.items():
+        spec = get_operation(name)
+        if facts.family is not Family.ELEMENTWISE or len(spec.overloads) != 1:
+            continue
+        (overload,) = spec.overloads
+        if overload.roles != (OperandRole.TENSOR,):
+            continue
+        rounded = facts.conformance is Conformance.CORRECTLY_ROUNDED
+        found[name] = (rounded, overload.tensor_domains is None)  # None: Float32 and Int32
+    return found
+
+
+_UNARY = _unary_operations()
+#: the correctly rounded unary operations (from the operation table)
+ROUNDED_OPS: tuple[str, ...] = tuple(op for op, (rounded, _) in _UNARY.items() if rounded)
+#: the exact unary operations (from the operation table)
+EXACT_OPS: tuple[str, ...] = tuple(op for op, (rounded, _) in _UNARY.items() if not rounded)
 #: every Float32 unary operation of the registry
 OPS: tuple[str, ...] = ROUNDED_OPS + EXACT_OPS
 #: unary operations that also take Int32 tensors (converted to Float32; relu keeps Int32)
-ACTIVATIONS: tuple[str, ...] = tuple(
-    "elu exp gelu leaky_relu sigmoid silu softplus tanh relu".split()
-)
+ACTIVATIONS: tuple[str, ...] = tuple(op for op, (_, int32) in _UNARY.items() if int32)
 
 #: safety factor of the detection tolerance over the stated error bound
 SAFETY = 128

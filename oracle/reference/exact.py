@@ -57,6 +57,7 @@ __all__ = [
     "ceil",
     "clamp",
     "div",
+    "elementwise_mul",
     "eq",
     "floor",
     "le",
@@ -215,6 +216,10 @@ def mul(x: float, y: float) -> float:
     xn, xd = x.as_integer_ratio()
     yn, yd = y.as_integer_ratio()
     return _round(Fraction(xn * yn, xd * yd), negative)
+
+
+#: elementwise_mul is mul under another name (the registry lists both).
+elementwise_mul = mul
 
 
 def div(x: float, y: float) -> float:

@@ -21,7 +21,17 @@ import numbers
 from oracle.errors import describe, integer_text
 from oracle.tensor import INT32_MAX, INT32_MIN
 
-__all__ = ["INT32_MAX", "INT32_MIN", "POW_EXPONENT_MAX", "add", "mul", "pow", "relu", "sub"]
+__all__ = [
+    "INT32_MAX",
+    "INT32_MIN",
+    "POW_EXPONENT_MAX",
+    "add",
+    "elementwise_mul",
+    "mul",
+    "pow",
+    "relu",
+    "sub",
+]
 
 POW_EXPONENT_MAX: int = 2**31 - 1
 """The largest weak exponent of an Int32 power (the policy's [0, 2**31 - 1])."""
@@ -61,6 +71,10 @@ def sub(x: int, y: int) -> int:
 def mul(x: int, y: int) -> int:
     """The exact product ``x * y`` (at most 2**62 in magnitude; unchecked)."""
     return _operand("mul", 0, x) * _operand("mul", 1, y)
+
+
+#: elementwise_mul is mul under another name (the registry lists both).
+elementwise_mul = mul
 
 
 def relu(x: int) -> int:
