@@ -43,7 +43,15 @@ from typing import Any
 from .errors import BackendLoadError
 from .protocol import Backend
 
-__all__ = ["BUILTIN_BACKENDS", "DEVICES", "EXTRAS", "Backend", "BackendLoadError", "get"]
+__all__ = [
+    "BUILTIN_BACKENDS",
+    "DEVICES",
+    "EXTRAS",
+    "Backend",
+    "BackendLoadError",
+    "get",
+    "known_names",
+]
 
 #: Built-in backend names and where they live.
 BUILTIN_BACKENDS: dict[str, str] = {
