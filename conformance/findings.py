@@ -85,6 +85,7 @@ class Finding:
     kind: str
     cls: str
     rule: str
+    ulp: int | None = None  #: the largest ULP distance of this class's elements in the call
 
     def key(self) -> tuple[str, str, str]:
         return (self.operation, self.plan, self.cls)
@@ -198,12 +199,16 @@ def findings_of(outcome: Any) -> list[Finding]:
     if problem == "timeout":
         found.append(Finding(operation, plan, "hang", "hang", rule))
     elif problem == "wrong value":
-        seen: dict[str, str] = {}
+        seen: dict[str, tuple[str, int | None]] = {}
         for m in outcome.verdict.mismatches:
-            seen.setdefault(element_class(m.expected, m.actual, m.ulp), m.rule)
-        for element, element_rule in seen.items():
+            element = element_class(m.expected, m.actual, m.ulp)
+            rule, ulp = seen.get(element, (m.rule, None))
+            if m.ulp is not None:
+                ulp = max(ulp or 0, m.ulp)
+            seen[element] = (rule, ulp)
+        for element, (element_rule, ulp) in seen.items():
             found.append(Finding(operation, plan, "wrong value", f"wrong-value:{element}",
-                                 element_rule))  # fmt: skip
+                                 element_rule, ulp))  # fmt: skip
     elif problem == "wrong shape or dtype":
         found.append(Finding(operation, plan, "wrong value", "wrong-value:shape-or-dtype", rule))
     elif problem == "wrong type":
@@ -252,6 +257,7 @@ class DeviationClass:
     example: dict[str, Any] = field(default_factory=dict)
     size: int = 0
     known: str | None = None
+    max_ulp: int | None = None  #: the largest ULP distance of this class's elements seen
 
     @property
     def selector(self) -> str:
@@ -273,8 +279,7 @@ class DeviationClass:
         plans = f"in {len(self.plans)} plans" if len(self.plans) > 1 else ""
         calls = "call" if self.count == 1 else "calls"
         known = f"  [known: {self.known}]" if self.known is not None else ""
-        ulp = self.example.get("ulp")
-        ulp_text = f", {ulp} ULP" if ulp else ""
+        ulp_text = f", max {self.max_ulp} ULP" if self.max_ulp else ""
         return (
             f"{self.operation}@{self.cls}  {self.kind}, {self.count} {calls} {plans}".rstrip()
             + f"{ulp_text}{known}"
@@ -290,6 +295,7 @@ class DeviationClass:
             "class": self.cls,
             "kind": self.kind,
             "count": self.count,
+            "max_ulp": self.max_ulp,
             "selector": self.selector,
             "known": self.known,
             "example": self.example,
@@ -325,6 +331,9 @@ def group(records: Iterable[Mapping[str, Any]]) -> list[DeviationClass]:
             found.example, found.size, found.rule = record["example"], size, record.get("rule", "")
         if known is not None and found.known is None:
             found.known = str(known)
+        ulp = record.get("max_ulp")
+        if ulp is not None:
+            found.max_ulp = max(found.max_ulp or 0, int(ulp))
     order = {kind: i for i, kind in enumerate(KINDS)}
     return sorted(
         classes.values(),

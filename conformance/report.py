@@ -861,8 +861,8 @@ def class_lines(classes: Sequence[Mapping[str, Any]]) -> list[str]:
         plans = len(c.get("plans") or [c.get("plan")])
         calls = f"{c['count']} call{'s' if c['count'] != 1 else ''}"
         where = f" in {plans} plans" if plans > 1 else ""
-        ulp = (c.get("example") or {}).get("ulp")
-        extra = f", {ulp} ULP" if ulp else ""
+        ulp = c.get("max_ulp")
+        extra = f", max {ulp} ULP" if ulp else ""
         known = f"  [known: {c['known']}]" if c.get("known") is not None else ""
         lines.append(f"  {name}  {c['kind']}, {calls}{where}{extra}{known}")
     return lines
@@ -870,9 +870,10 @@ def class_lines(classes: Sequence[Mapping[str, Any]]) -> list[str]:
 
 def classes_table_markdown(classes: Sequence[Mapping[str, Any]]) -> str:
     """The deviation classes as a Markdown table: one row per class, with its kind,
-    count, plans, the example's ULP distance and its input/expected/actual."""
+    count, plans, its example's input/expected/actual and the class's largest ULP
+    distance seen."""
     rows = [
-        "| class | kind | calls | plans | example: expected -> actual | ULP |",
+        "| class | kind | calls | plans | example: expected -> actual | max ULP |",
         "| --- | --- | ---: | ---: | --- | ---: |",
     ]
     for c in classes:
@@ -891,7 +892,7 @@ def classes_table_markdown(classes: Sequence[Mapping[str, Any]]) -> str:
         shown = shown.replace("|", "\\|")
         if len(shown) > 160:
             shown = shown[:157] + "..."
-        ulp = example.get("ulp")
+        ulp = c.get("max_ulp")
         rows.append(
             f"| `{c['operation']}@{c['class']}` | {c['kind']} | {c['count']} | "
             f"{len(c.get('plans') or [c.get('plan')])} | {shown} | {'' if ulp is None else ulp} |"

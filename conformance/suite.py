@@ -337,6 +337,7 @@ class Checker:
                     "kind": finding.kind,
                     "rule": finding.rule,
                     "count": 0,
+                    "max_ulp": None,
                     "size": size + 1,
                     "example": None,
                     "call": None,
@@ -344,6 +345,8 @@ class Checker:
                 }
             if counting:
                 entry["count"] += 1
+            if finding.ulp is not None:
+                entry["max_ulp"] = max(entry["max_ulp"] or 0, finding.ulp)
             if size < entry["size"]:
                 if report is None:
                     report = failure_report(outcome, self.label, self.test)
@@ -771,20 +774,24 @@ def _chunk_failed(checker: Checker, chunk: Call, limit: int = 64) -> None:
 
 def _classify_cases(
     plan: OperationPlan, expected: np.ndarray, actual: np.ndarray, failing: np.ndarray
-) -> dict[str, list[int]]:
-    """Element class -> failing corpus case indices (see conformance.findings)."""
+) -> dict[str, tuple[list[int], int | None]]:
+    """Element class -> (failing corpus case indices, largest ULP distance)
+    (see conformance.findings)."""
     from .findings import element_class
 
-    by_class: dict[str, list[int]] = {}
+    by_class: dict[str, tuple[list[int], int | None]] = {}
     if expected.dtype == np.bool_:
         if failing.size:
-            by_class["wrong-value:bool"] = failing.tolist()
+            by_class["wrong-value:bool"] = (failing.tolist(), None)
         return by_class
     distance = binary32.ulp_distance_array(expected[failing], actual[failing])
     for index, e, a, d in zip(failing.tolist(), expected[failing].tolist(),
                               actual[failing].tolist(), distance.tolist()):  # fmt: skip
-        cls = "wrong-value:" + element_class(float(e), float(a), None if d < 0 else int(d))
-        by_class.setdefault(cls, []).append(index)
+        ulp = None if d < 0 else int(d)
+        cls = "wrong-value:" + element_class(float(e), float(a), ulp)
+        indices, worst = by_class.get(cls, ([], None))
+        indices.append(index)
+        by_class[cls] = (indices, worst if ulp is None else max(worst or 0, ulp))
     return by_class
 
 
@@ -833,7 +840,7 @@ def check_corpus_plan(checker: Checker) -> None:
     finite = distance[distance >= 0] if expected.dtype == np.float32 else np.zeros(0)
     checker.max_ulp = max(checker.max_ulp, int(finite.max()) if finite.size else 0)
     operands = corpus_module.level_operands(level, len(plan.operands))
-    for cls, indices in _classify_cases(plan, expected, actual_all, failing).items():
+    for cls, (indices, worst) in _classify_cases(plan, expected, actual_all, failing).items():
         first = indices[0]
         bits = tuple(int(o[first : first + 1].view(np.uint32)[0]) for o in operands)
         call = _single_case(plan, bits, f"corpus level {level} case {first}")
@@ -853,6 +860,8 @@ def check_corpus_plan(checker: Checker) -> None:
             entry = checker.classes.get((plan.describe(), findings[0].cls))
         if entry is not None:
             entry["count"] += len(indices) - 1
+            if worst is not None:
+                entry["max_ulp"] = max(entry["max_ulp"] or 0, worst)
         checker.killing_call = checker.killing_call or call
     checker.raise_findings()
 
