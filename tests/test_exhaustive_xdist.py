@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from conformance import exhaustive as X
@@ -85,3 +87,32 @@ def test_a_lost_worker_leaves_the_verdict_incomplete_never_conforming(tmp_path):
     assert json.loads(state.read_text())["start"] == X.shard_range(3072, 4096)[0]
     table = _plancheck(state, "--backend", "test_exhaustive_cli:DiesOnOne", "--table")
     assert table.returncode == 3  # the table does not claim a verdict either
+
+
+def test_the_controller_refuses_a_damaged_state_file(tmp_path):
+    state = tmp_path / "s.jsonl"
+    state.write_text('{"format": "plancheck-exhaustive/2", "backend": "cpu", "pl')
+    refused = _pytest(state, "-n", "2")
+    assert refused.returncode == 3, refused.stdout + refused.stderr
+    assert "damaged" in refused.stdout + refused.stderr
+    assert state.read_text().endswith('"pl')  # nothing appended
+
+
+def test_sigterm_during_jobs_leaves_complete_records_and_an_incomplete_verdict(tmp_path):
+    state = tmp_path / "s.jsonl"
+    command = [sys.executable, "-m", "conformance.cli", "exhaustive", "--op", "neg",
+               "--dtype", "Float32", "--shards", "65536", "--sample", "512", "--jobs", "2",
+               "--backend", "test_exhaustive_cli:Slow", "--state", str(state)]  # fmt: skip
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(HERE), str(ROOT)]))
+    sweep = subprocess.Popen(
+        command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and (not state.exists() or not state.read_text()):
+        time.sleep(0.1)
+    sweep.send_signal(signal.SIGTERM)
+    out, err = sweep.communicate(timeout=120)
+    assert sweep.returncode == 3, out + err
+    assert "INCOMPLETE (interrupted by SIGTERM)" in out
+    records = Store(state).load()  # every line a complete, valid record
+    assert 1 <= len(records) < 128
