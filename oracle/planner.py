@@ -171,12 +171,19 @@ def _weak_value(operation: str, position: int, operand: object) -> object:
         raise errors.unreadable_weak_scalar(operation, position, operand, error) from error
 
 
+#: A role signature longer than this is shown by its start and its length.
+_ROLES_SHOWN = 8
+
+
 def _select_overload(spec: OperationSpec, operands: tuple[object, ...]) -> OperationOverload:
     roles = tuple(_role_of(spec.name, p, o) for p, o in enumerate(operands))
     for overload in spec.overloads:
         if overload.roles == roles:
             return overload
-    received = ", ".join(role.value for role in roles) or "no operands"
+    shown = [role.value for role in roles[:_ROLES_SHOWN]]
+    if len(roles) > _ROLES_SHOWN:
+        shown.append(f"... {len(roles)} operands in all")
+    received = ", ".join(shown) or "no operands"
     raise errors.unmatched_signature(spec.name, received, (o.signature() for o in spec.overloads))
 
 

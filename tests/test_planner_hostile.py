@@ -264,3 +264,9 @@ def test_public_helpers_refuse_hostile_arguments_with_type_errors() -> None:
     assert x[(1,)] == 2.0
     assert type(_error(x.__getitem__, ("0",))) is TypeError
     assert type(_error(expected("neg", x).check, [1.0, 2.0])) is TypeError
+
+
+def test_a_huge_operand_list_gives_a_short_message() -> None:
+    error = _error(resolve_operation_plan, "add", *([F32] * 100_000))
+    assert type(error) is TypeError and "100000 operands in all" in str(error)
+    assert len(str(error)) < MESSAGE_LIMIT
