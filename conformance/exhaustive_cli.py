@@ -218,7 +218,7 @@ def _owned_signals() -> Iterator[None]:
 
 def _sweep(arguments, plans, count, indices, also, store: Store) -> int:
     interrupted: str | None = None
-    found_bad = False
+    bad_plans: list[str] = []  # found non-conforming in this run, whatever happens next
     try:
         with _owned_signals():
             if arguments.jobs > 1:
@@ -226,9 +226,13 @@ def _sweep(arguments, plans, count, indices, also, store: Store) -> int:
                 if status == 4:  # pytest's usage error
                     return 2
             else:
-                found_bad = _sequential(arguments, plans, count, indices, also, store)
+                _sequential(arguments, plans, count, indices, also, store, bad_plans)
     except X.Interrupted as signal_name:
         interrupted = str(signal_name)
+    except StateError as error:  # the state file went bad under the sweep
+        print(f"plancheck exhaustive: INCOMPLETE: {error}", file=sys.stderr)
+        return 1 if bad_plans else error.status
+    found_bad = bool(bad_plans)
     try:
         ok, complete = _report(arguments, plans, count, indices, store, interrupted)
     except StateError as error:
@@ -247,13 +251,12 @@ def _sweep(arguments, plans, count, indices, also, store: Store) -> int:
     return 0 if complete else 3
 
 
-def _sequential(arguments, plans, count, indices, also, store: Store) -> bool:
-    """Run every selected shard in this process; True when non-conformance was found.
+def _sequential(arguments, plans, count, indices, also, store: Store, bad: list[str]) -> None:
+    """Run every selected shard in this process; the plans found non-conforming go to *bad*.
 
     A plan another sweep is checking on the same state file (its claim is
     held) is put off, and then waited for: its shards are found recorded.
     """
-    found_bad = False
     deferred = []
     for wait, todo in ((False, plans), (True, deferred)):
         for plan in list(todo):
@@ -266,24 +269,22 @@ def _sequential(arguments, plans, count, indices, also, store: Store) -> bool:
                 print(f"waiting for the other sweep on {plan} ...", file=sys.stderr)
                 claim = store.claim(f"{arguments.backend}|{plan}", wait=True)
             try:
-                found_bad |= _run_plan(arguments, plan, count, indices, also, store)
+                _run_plan(arguments, plan, count, indices, also, store, bad)
             finally:
                 claim.release()
-    return found_bad
 
 
-def _run_plan(arguments, plan, count, indices, also, store: Store) -> bool:
+def _run_plan(arguments, plan, count, indices, also, store: Store, bad: list[str]) -> None:
     total = sum(X.shard_range(i, count)[1] - X.shard_range(i, count)[0] for i in indices)
     bar = Progress(f"{arguments.backend} {plan}", total, enabled=not arguments.no_progress)
-    bad = False
     for i in indices:
         result, _, _ = X.run_shard(
             arguments.backend, plan, i, count, ulp_budget=arguments.ulp_budget,
             state=store.path, fresh=arguments.fresh, also=also, progress=bar,
             plateaus=not arguments.every_int32,
         )  # fmt: skip
-        bad |= not result.ok
-    return bad
+        if not result.ok and plan not in bad:
+            bad.append(plan)
 
 
 def _report(arguments, plans, count, indices, store: Store, interrupted: str | None):

@@ -78,6 +78,19 @@ class RaisesKeyboardInterrupt(_Wrapped):
         raise KeyboardInterrupt("from inside the backend")
 
 
+class WrongThenDamagesTheState(WrongEverywhere):
+    """Wrong everywhere; its second call cuts a line into the state file (``DAMAGE_STATE``)."""
+
+    calls = 0
+
+    def spoil(self, out):
+        WrongThenDamagesTheState.calls += 1
+        if WrongThenDamagesTheState.calls == 2:
+            with open(os.environ["DAMAGE_STATE"], "a") as state:
+                state.write('{"format": "plancheck-exh')
+        return super().spoil(out)
+
+
 def _run(*args: str, state: Path) -> int:
     return cli_main(["exhaustive", *args, "--state", str(state)])
 
@@ -221,6 +234,17 @@ def test_two_sweeps_on_one_state_file_check_each_shard_once(tmp_path):
     keys = [(r["plan"], r["start"]) for r in records]
     assert len(keys) == len(set(keys)) == 16  # 2 plans x 8 shards, none checked twice
     assert all("COMPLETE: 2 plans" in out for out, _ in outputs)
+
+
+def test_non_conformance_found_outranks_a_state_file_that_goes_bad(tmp_path, monkeypatch, capsys):
+    state = tmp_path / "s.jsonl"
+    monkeypatch.setenv("DAMAGE_STATE", str(state))
+    backend = "test_exhaustive_cli:WrongThenDamagesTheState"
+    args = ["--op", "neg", "--dtype", "Float32", "--shards", "65536", "--sample", "32768",
+            "--backend", backend, "--no-progress"]  # fmt: skip
+    assert _run(*args, state=state) == 1  # the first shard was found wrong: 1, not 3
+    assert "damaged" in capsys.readouterr().err
+    assert len(state.read_text().splitlines()) == 2  # the record, then the cut line only
 
 
 # ---------------------------------------------------------------------------
