@@ -116,3 +116,37 @@ def test_sigterm_during_jobs_leaves_complete_records_and_an_incomplete_verdict(t
     assert "INCOMPLETE (interrupted by SIGTERM)" in out
     records = Store(state).load()  # every line a complete, valid record
     assert 1 <= len(records) < 128
+
+
+def test_environment_variables_alone_still_configure_a_run(tmp_path):
+    state = tmp_path / "s.jsonl"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PLANCHECK_EXHAUSTIVE_")}
+    env.update(
+        PLANCHECK_EXHAUSTIVE_PLANS="neg:Float32",
+        PLANCHECK_EXHAUSTIVE_SHARDS="4096",
+        PLANCHECK_EXHAUSTIVE_SAMPLE="2048",
+        PLANCHECK_EXHAUSTIVE_STATE=str(state),
+    )
+    command = [sys.executable, "-m", "pytest", str(HERE / "test_exhaustive_sweep.py"),
+               "-m", "exhaustive", "-q", "-p", "no:cacheprovider", "-n", "2"]  # fmt: skip
+    run = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "2 passed" in run.stdout  # shards 1024 and 3072 of 4096, each worker appending
+    assert sorted(r["shard"] for r in Store(state).load()) == [1024, 3072]
+
+
+def test_two_jobs_sweeps_on_one_state_file_check_each_shard_once(tmp_path):
+    state = tmp_path / "s.jsonl"
+    command = [sys.executable, "-m", "conformance.cli", "exhaustive", "--op", "neg",
+               "--dtype", "Float32", "--shards", "65536", "--sample", "8192", "--jobs", "2",
+               "--backend", "test_exhaustive_cli:Slow", "--state", str(state)]  # fmt: skip
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(HERE), str(ROOT)]))
+    pipe = subprocess.PIPE
+    sweeps = [
+        subprocess.Popen(command, cwd=ROOT, env=env, stdout=pipe, stderr=pipe, text=True)
+        for _ in range(2)
+    ]
+    outputs = [s.communicate(timeout=300) for s in sweeps]
+    assert [s.returncode for s in sweeps] == [0, 0], outputs
+    shards = [r["shard"] for r in Store(state).load()]
+    assert sorted(shards) == sorted(set(shards)) and len(shards) == 8  # none checked twice
