@@ -47,6 +47,7 @@ __all__ = ["Settings", "run_item", "settings"]
 
 _ACTIVE = pytest.StashKey[bool]()
 _RECORDED = pytest.StashKey[dict[str, int]]()
+_SETTINGS = pytest.StashKey["Settings"]()
 _PROPERTY = "plancheck_exhaustive_records"
 _WORKER_KEY = "plancheck_exhaustive_recorded"
 
@@ -90,8 +91,14 @@ def settings(config: pytest.Config) -> Settings:
     ``PLANCHECK_EXHAUSTIVE_NAME`` variable, else the command line's default.
 
     :class:`pytest.UsageError` for a selection that names nothing or an
-    invalid variable.
+    invalid variable.  Worked out once per session.
     """
+    if _SETTINGS not in config.stash:
+        config.stash[_SETTINGS] = _settings(config)
+    return config.stash[_SETTINGS]
+
+
+def _settings(config: pytest.Config) -> Settings:
 
     def option(name: str) -> Any:
         return config.getoption(_dest(name), default=None)
