@@ -261,6 +261,8 @@ def _check_path(path: Path) -> Path:
             raise StatePathError(f"state file {path} is {kind}; give a file path with --state")
         if not os.access(path, os.R_OK | os.W_OK):
             raise StatePathError(f"state file {path} is not readable and writable")
+        if not os.access(path.parent, os.W_OK | os.X_OK):  # its lock and claims live beside it
+            raise StatePathError(f"state file {path}: its directory is not writable")
         return path
     parent = path.parent
     while not parent.exists():
