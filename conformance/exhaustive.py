@@ -442,9 +442,13 @@ SIGNALS_OWNED = False
 
 
 def _run_guarded(run, op: str, inputs: np.ndarray) -> tuple[Any, str | None]:
-    """(output, None), or (None, the error) when the backend raised."""
+    """(output, None), or (None, the error) when the backend raised.
+
+    The backend gets its own copy of the inputs: one that writes into them
+    cannot change the offenders reported or what the next backend sees.
+    """
     try:
-        return np.asarray(run(op, inputs)), None
+        return np.asarray(run(op, inputs.copy())), None
     except Exception as error:
         return None, f"{type(error).__name__}: {error}"
     except BaseException as error:  # KeyboardInterrupt, SystemExit from the backend

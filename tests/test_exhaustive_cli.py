@@ -91,6 +91,15 @@ class WrongThenDamagesTheState(WrongEverywhere):
         return super().spoil(out)
 
 
+class OverwritesItsInput(_Wrapped):
+    """Conforming results, but it zeroes the array it was given."""
+
+    def from_numpy(self, array):
+        result = np.array(array)
+        array[...] = 0
+        return result
+
+
 def _run(*args: str, state: Path) -> int:
     return cli_main(["exhaustive", *args, "--state", str(state)])
 
@@ -284,6 +293,14 @@ def test_usage_errors_exit_2_before_any_work(tmp_path, capsys, args):
     assert status == 2
     assert not state.exists()
     assert capsys.readouterr().err
+
+
+def test_a_backend_that_overwrites_its_input_changes_nothing_the_sweep_reports(tmp_path, capsys):
+    state = tmp_path / "s.jsonl"
+    backend = "test_exhaustive_cli:OverwritesItsInput"
+    assert _run(*NEG_SHARD, "--backend", backend, "--also", "numpy-float32", state=state) == 0
+    checked, measured = _records(state)
+    assert checked["non_conforming"] == 0 and measured["non_conforming"] == 0
 
 
 def test_a_keyboard_interrupt_raised_by_the_backend_is_a_finding(tmp_path, capsys):
