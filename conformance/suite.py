@@ -760,16 +760,26 @@ def _hygiene_of_chunk(checker: Checker, chunk: Call, warned: bool, modified: boo
             checker.judge(_narrow(checker, chunk, shows(kind)))
 
 
-def _chunk_failed(checker: Checker, chunk: Call, limit: int = 64) -> None:
-    """A chunk the backend raised on: judge its first cases alone (recording their
-    classes), and the chunk itself when none of them fails alone."""
+def _chunk_failed(checker: Checker, chunk: Call, limit: int = 64) -> Tensor | None:
+    """A chunk the backend raised on (or timed out on): judge its first cases alone
+    (recording their classes), and the chunk itself when none of them fails alone.
+
+    Returns the chunk's result when that second run conforms (the first failure did
+    not repeat), else None.
+    """
     before = len(checker.classes)
     size = chunk.args[0].size
     for index in range(min(limit, size)):
         checker.judge(_case_call(checker.plan, chunk, index))
-    if len(checker.classes) == before:
-        outcome = run_call(checker.backend, chunk, checker.ulp_budget, timeout=checker.timeout)
-        checker.record_findings(outcome, findings_of(outcome))
+    if len(checker.classes) != before:
+        return None
+    outcome = run_call(checker.backend, chunk, checker.ulp_budget, timeout=checker.timeout)
+    if outcome.ok:
+        return outcome.actual
+    checker.record_findings(outcome, findings_of(outcome))
+    if outcome.timed_out:
+        raise HungCall(failure_report(outcome, checker.label, checker.test))
+    return None
 
 
 def _classify_cases(
@@ -821,9 +831,12 @@ def check_corpus_plan(checker: Checker) -> None:
                 raise TypeError(f"not a result of the chunk's shape: {actual!r}"[:200])
             pieces.append(_to_array(actual))
         except (Exception, CallTimeout):
-            _chunk_failed(checker, chunk)
-            pieces.append(expected[start : start + size])
-            raised_cases += size
+            again = _chunk_failed(checker, chunk)
+            if again is not None:
+                pieces.append(_to_array(again))
+            else:
+                pieces.append(expected[start : start + size])
+                raised_cases += size
             start += size
             continue
         if found or modified:
@@ -849,6 +862,7 @@ def check_corpus_plan(checker: Checker) -> None:
             report = failure_report(outcome, checker.label, checker.test)
             report.problem = "wrong value (only inside the corpus batch)"
             report.summary = f"corpus level {level} case {first} differs inside its batch"
+            report.rule = "a case's result must not depend on the batch it is computed in"
             report.actual = f"0x{int(actual_all[first : first + 1].view(np.uint32)[0]):08X}"
             finding = Finding(plan.operation, plan.describe(), "wrong value", cls, "corpus")
             checker.record_findings(outcome, [finding])
