@@ -36,7 +36,7 @@ import numpy as np
 
 from . import binary32
 from .dtypes import INT32_MAX, INT32_MIN, DType, SimpleDType
-from .errors import describe, integer_text
+from .errors import describe, integer_text, shape_text
 
 __all__ = ["INT32_MAX", "INT32_MIN", "MAX_NDIM", "TENSOR_DTYPES", "Tensor", "unravel_index"]
 
@@ -293,7 +293,7 @@ class Tensor:
         return hash((self.dtype, self.shape, self.bits()))
 
     def __repr__(self) -> str:
-        return f"Tensor({self.dtype!r}, shape={self.shape}, values={self.tolist()!r})"
+        return f"Tensor({self.dtype!r}, shape={shape_text(self.shape)}, values={self.tolist()!r})"
 
 
 def unravel_index(flat: int, shape: tuple[int, ...]) -> tuple[int, ...]:
