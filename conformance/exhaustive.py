@@ -441,6 +441,12 @@ class Interrupted(BaseException):
 SIGNALS_OWNED = False
 
 
+def _printable(text: str, limit: int = 400) -> str:
+    """*text* with control characters escaped (no terminal sequences), cut to *limit*."""
+    text = "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text[: limit + 1])
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def _run_guarded(run, op: str, inputs: np.ndarray) -> tuple[Any, str | None]:
     """(output, None), or (None, the error) when the backend raised.
 
@@ -450,11 +456,19 @@ def _run_guarded(run, op: str, inputs: np.ndarray) -> tuple[Any, str | None]:
     try:
         return np.asarray(run(op, inputs.copy())), None
     except Exception as error:
-        return None, f"{type(error).__name__}: {error}"
+        return None, _printable(f"{type(error).__name__}: {_text(error)}")
     except BaseException as error:  # KeyboardInterrupt, SystemExit from the backend
         if isinstance(error, Interrupted) or not SIGNALS_OWNED:
             raise
-        return None, f"{type(error).__name__} raised inside the call: {error!r}"
+        return None, _printable(f"{type(error).__name__} raised inside the call: {_text(error)}")
+
+
+def _text(error: BaseException) -> str:
+    """str(error), or a note when even that raises (a hostile exception)."""
+    try:
+        return str(error)
+    except Exception:
+        return "(its message could not be read)"
 
 
 def _chunk_expected(

@@ -329,8 +329,8 @@ def _report(arguments, plans, count, indices, store: Store, interrupted: str | N
             f"correctly rounded, max {summary.max_ulp} ULP, {summary.seconds:.1f} s"
             + (f"; {missing} of {len(ranges)} selected shards have no verdict" if missing else "")
         )
-        for error in summary.errors:
-            print(f"  error: {error}")
+        for error in summary.errors:  # from the state file: escaped again
+            print(f"  error: {X._printable(error)}")
         for item in summary.offenders:
             print("  " + X._offender(plan, item))
     counts = ", ".join(f"{n} {name.lower()}" for name, n in tally.items() if n)

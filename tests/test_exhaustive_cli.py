@@ -100,6 +100,11 @@ class OverwritesItsInput(_Wrapped):
         return result
 
 
+class RaisesWithEscapes(_Wrapped):
+    def spoil(self, out):
+        raise ValueError("\x1b[2J\x1b[31mred\r\nfake line | " + "x" * 5000)
+
+
 def _run(*args: str, state: Path) -> int:
     return cli_main(["exhaustive", *args, "--state", str(state)])
 
@@ -310,6 +315,15 @@ def test_a_keyboard_interrupt_raised_by_the_backend_is_a_finding(tmp_path, capsy
     assert "KeyboardInterrupt raised inside the call" in capsys.readouterr().out
     (record,) = _records(state)
     assert record["non_conforming"] == record["inputs"]
+
+
+def test_a_backend_message_cannot_drive_the_terminal(tmp_path, capsys):
+    state = tmp_path / "s.jsonl"
+    assert _run(*NEG_SHARD, "--backend", "test_exhaustive_cli:RaisesWithEscapes",
+                state=state) == 1  # fmt: skip
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\r" not in out and "\\x1b[31mred" in out
+    assert len(max(out.splitlines(), key=len)) < 700
 
 
 @pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM])
