@@ -16,12 +16,13 @@
     pytest-xdist, print the conformance table per operation.  Exit status 0
     when everything run conforms, 1 on any non-conformance (a failure, a
     timeout, a crash, an incomplete coverage matrix), 2 for a usage error
-    (unknown operation or backend, bad option), 3 when only the oracle itself
-    failed (never the backend's fault).
+    (unknown operation or backend, bad option, a backend whose loading
+    exits), 3 when the run is incomplete with nothing non-conforming found
+    (interrupted by SIGINT/SIGTERM, or only the oracle itself failed).
 ``plancheck diff --backend A --backend B [--op NAME ...] [--profile P]``
     the same calls on two backends, every disagreement grouped by class
     (:mod:`conformance.diff`); 0 when they agree everywhere, 1 when not, 2
-    for a usage error.
+    for a usage error, 3 when interrupted with no disagreement found.
 ``plancheck repro '<json>' [--backend X]``
     re-run exactly one call (the JSON of a failure report) and print its full
     report; 0 when it conforms, 1 when it does not, 2 for a usage error, 3
@@ -63,6 +64,10 @@ def _call(arguments: argparse.Namespace) -> int:
     except (ValueError, KeyError, SyntaxError, TypeError) as error:
         print(f"plancheck call: {error}", file=sys.stderr)
         return 2
+    problem = _load_problem(arguments.backend)
+    if problem is not None:
+        print(f"plancheck call: {problem}", file=sys.stderr)
+        return 2
     backend = backends.get(arguments.backend)
     expectation = expected(arguments.operation, *call_args, accumulator_dtype=accumulator)
     plan = expectation.plan.describe() if expectation.plan is not None else "(planning fails)"
@@ -88,8 +93,23 @@ def _call(arguments: argparse.Namespace) -> int:
 # plancheck run / plancheck repro
 # ---------------------------------------------------------------------------
 
-#: exit statuses of ``run`` and ``repro``
-CONFORMS, NOT_CONFORMING, USAGE_ERROR, ORACLE_ERROR = 0, 1, 2, 3
+#: exit statuses of ``run``, ``diff`` and ``repro``: 0 complete and conforming, 1 a
+#: non-conformance found, 2 a usage or input error, 3 incomplete (interrupted, only
+#: oracle errors, no verdict) with nothing non-conforming found
+CONFORMS, NOT_CONFORMING, USAGE_ERROR, INCOMPLETE = 0, 1, 2, 3
+ORACLE_ERROR = INCOMPLETE
+
+
+def _load_problem(name: str) -> str | None:
+    """Why backend *name* cannot be loaded, or None.  A backend whose loading exits
+    (``builtins:exit``, a constructor calling ``sys.exit``) is a usage error too."""
+    import backends
+
+    try:
+        backends.get(name)
+    except (Exception, SystemExit, GeneratorExit) as error:
+        return f"cannot load backend {name!r}: {type(error).__name__}: {error}"
+    return None
 
 
 def _usage(command: str, message: str) -> int:
@@ -134,10 +154,9 @@ def _check_run_options(arguments: argparse.Namespace) -> str | None:
     if unknown:
         return f"unknown operation(s): {', '.join(unknown)} (see `plancheck plans`)"
     for name in arguments.backend:
-        try:
-            backends.get(name)
-        except Exception as error:
-            return f"cannot load backend {name!r}: {type(error).__name__}: {error}"
+        problem = _load_problem(name)
+        if problem is not None:
+            return problem
     if arguments.timeout is not None and not arguments.timeout >= 0:
         return f"--timeout: expected seconds >= 0, got {arguments.timeout}"
     if arguments.report and not arguments.report.lower().endswith((".json", ".md")):
@@ -227,9 +246,11 @@ def _run(arguments: argparse.Namespace) -> int:
         return CONFORMS
     if status in (pytest.ExitCode.USAGE_ERROR, pytest.ExitCode.NO_TESTS_COLLECTED):
         return USAGE_ERROR
-    if observer.result == "oracle errors":
-        return ORACLE_ERROR
-    return NOT_CONFORMING
+    if observer.result in ("oracle errors", "incomplete (interrupted)"):
+        return INCOMPLETE
+    if status == pytest.ExitCode.TESTS_FAILED or (observer.result or "").startswith("not conf"):
+        return NOT_CONFORMING
+    return INCOMPLETE  # an internal error or an interruption before any verdict
 
 
 def _repro(arguments: argparse.Namespace) -> int:
@@ -248,10 +269,10 @@ def _repro(arguments: argparse.Namespace) -> int:
         call = call_from_json(text)
     except (OSError, ValueError) as error:
         return _usage("repro", str(error))
-    try:
-        backend = backends.get(arguments.backend)
-    except Exception as error:
-        return _usage("repro", f"cannot load backend {arguments.backend!r}: {error}")
+    problem = _load_problem(arguments.backend)
+    if problem is not None:
+        return _usage("repro", problem)
+    backend = backends.get(arguments.backend)
     try:
         outcome = run_call(backend, call, arguments.ulp_budget, timeout=arguments.timeout or None)
     except OracleError as error:

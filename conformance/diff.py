@@ -13,7 +13,8 @@ two FLOATING sums in different orders).  The hygiene rules are not part of
 a comparison (``plancheck run`` judges them).
 
 Exit status: 0 when the backends agree on every call, 1 when they do not,
-2 for a usage error, 3 when only the oracle failed.
+2 for a usage error, 3 when the comparison is incomplete (interrupted, or the
+oracle failed) and no disagreement was found.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from . import corpus as corpus_module
 from .calls import Call
 from .findings import findings_of, group
 from .report import class_details, failure_report, show_value
-from .runner import OracleError, Outcome, agree, run_call
+from .runner import OracleError, Outcome, agree, is_real_interrupt, run_call, watch_interrupts
 from .strategies import boundary_examples, calls, invalid_calls
 
 __all__ = ["CORPUS_RERUNS", "Comparison", "compare_call", "diff_plan", "main"]
@@ -167,7 +168,9 @@ def _compare_corpus(comparison: Comparison, backends_: tuple[Any, Any], level: i
                     plan.operation, *(backend.from_tensor(a) for a in chunk.args)
                 )
                 pieces[side].append(_to_array(backend.to_tensor(native)))
-            except Exception:
+            except BaseException as error:  # compared case by case below
+                if isinstance(error, KeyboardInterrupt) and is_real_interrupt(error):
+                    raise
                 pieces[side].append(np.full(chunk.args[0].size, np.nan, np.float32))
     first, second = (np.concatenate(p) for p in pieces)
     comparison.corpus_cases += int(first.size)
@@ -236,7 +239,7 @@ def main(arguments: argparse.Namespace) -> int:
     for label in labels:
         try:
             loaded.append(backends.get(label))
-        except Exception as error:
+        except (Exception, SystemExit, GeneratorExit) as error:
             print(f"plancheck diff: cannot load backend {label!r}: {type(error).__name__}: "
                   f"{error}", file=sys.stderr)  # fmt: skip
             return 2
@@ -246,15 +249,22 @@ def main(arguments: argparse.Namespace) -> int:
     per_operation: dict[str, Counter[str]] = {}
     records: list[dict[str, Any]] = []
     oracle_errors: list[str] = []
-    for plan in resolvable_plans():
-        if arguments.op and plan.operation not in arguments.op:
-            continue
-        comparison = diff_plan(pair, (loaded[0], loaded[1]), plan, profile, timeout)
-        row = per_operation.setdefault(plan.operation, Counter())
-        row.update(plans=1, calls=comparison.compared, corpus=comparison.corpus_cases,
-                   disagree=comparison.disagreements)  # fmt: skip
-        records.extend(comparison.records)
-        oracle_errors.extend(comparison.oracle_errors)
+    restore = watch_interrupts()
+    interrupted = False
+    try:
+        for plan in resolvable_plans():
+            if arguments.op and plan.operation not in arguments.op:
+                continue
+            comparison = diff_plan(pair, (loaded[0], loaded[1]), plan, profile, timeout)
+            row = per_operation.setdefault(plan.operation, Counter())
+            row.update(plans=1, calls=comparison.compared, corpus=comparison.corpus_cases,
+                       disagree=comparison.disagreements)  # fmt: skip
+            records.extend(comparison.records)
+            oracle_errors.extend(comparison.oracle_errors)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        restore()
     print(f"plancheck diff: {labels[0]} vs {labels[1]}, profile {profile.name}")
     width = max((len(op) for op in per_operation), default=9)
     print(f"{'operation'.ljust(width)}  plans  calls  corpus  disagree")
@@ -277,8 +287,13 @@ def main(arguments: argparse.Namespace) -> int:
     cases = sum(row["corpus"] for row in per_operation.values())
     if classes:
         print(f"{labels[0]} and {labels[1]} DISAGREE: {len(classes)} classes "
-              f"({total} calls and {cases} corpus cases compared)")  # fmt: skip
+              f"({total} calls and {cases} corpus cases compared)"
+              + (" -- INCOMPLETE: interrupted" if interrupted else ""))  # fmt: skip
         return 1
+    if interrupted:
+        print(f"INCOMPLETE (interrupted): no disagreement in the {total} calls and {cases} "
+              f"corpus cases compared so far")  # fmt: skip
+        return 3
     if oracle_errors:
         print(f"{len(oracle_errors)} oracle errors; otherwise {labels[0]} and {labels[1]} agree")
         return 3

@@ -258,6 +258,7 @@ class DeviationClass:
     size: int = 0
     known: str | None = None
     max_ulp: int | None = None  #: the largest ULP distance of this class's elements seen
+    raised: str | None = None  #: the exception type the backend raised (exception kinds)
 
     @property
     def selector(self) -> str:
@@ -303,6 +304,24 @@ class DeviationClass:
         }
 
 
+def _fold_features(classes: dict[tuple[str, str, str, bool], DeviationClass]) -> None:
+    """A feature class (``zero-size`` ...) whose exception the backend also raises on
+    calls needing no feature is not about the feature: fold it into ``raises-<type>``
+    of the same operation."""
+    from .capabilities import FEATURES
+
+    for key, found in list(classes.items()):
+        backend, operation, cls, new = key
+        if cls not in FEATURES or found.raised is None:
+            continue
+        target = classes.get((backend, operation, f"raises-{found.raised}", new))
+        if target is None:
+            continue
+        target.count += found.count
+        target.plans.extend(p for p in found.plans if p not in target.plans)
+        del classes[key]
+
+
 def group(records: Iterable[Mapping[str, Any]]) -> list[DeviationClass]:
     """Fold per-plan class records into :class:`DeviationClass` values.
 
@@ -331,9 +350,12 @@ def group(records: Iterable[Mapping[str, Any]]) -> list[DeviationClass]:
             found.example, found.size, found.rule = record["example"], size, record.get("rule", "")
         if known is not None and found.known is None:
             found.known = str(known)
+        if record.get("raised"):
+            found.raised = str(record["raised"])
         ulp = record.get("max_ulp")
         if ulp is not None:
             found.max_ulp = max(found.max_ulp or 0, int(ulp))
+    _fold_features(classes)
     order = {kind: i for i, kind in enumerate(KINDS)}
     return sorted(
         classes.values(),

@@ -126,8 +126,18 @@ def pytest_configure(config: Any) -> None:
     state = PlancheckState(config)
     config.stash[_STATE] = state
     config.pluginmanager.register(state, "plancheck-state")
+    from .runner import watch_interrupts
+
+    state.restore_signals = watch_interrupts()
     if state.labels:
         _add_suite(config)
+
+
+def pytest_unconfigure(config: Any) -> None:
+    state = state_of(config)
+    if state is not None and state.restore_signals is not None:
+        state.restore_signals()
+        state.restore_signals = None
 
 
 def state_of(config: Any) -> PlancheckState | None:
@@ -466,6 +476,7 @@ class PlancheckState:
         from . import suite
 
         self.config = config
+        self.restore_signals: Any = None  #: set by pytest_configure (conformance.runner)
         option = config.option
         self.labels: list[str] = list(dict.fromkeys(option.plancheck_backend))
         self.ops = list(dict.fromkeys(option.plancheck_op)) or None
@@ -551,7 +562,7 @@ class PlancheckState:
 
             try:
                 backend = backends.get(label)
-            except Exception as error:
+            except (Exception, SystemExit, GeneratorExit) as error:  # builtins:exit included
                 raise pytest.UsageError(
                     f"--plancheck-backend {label}: cannot load it: {type(error).__name__}: {error}"
                 ) from None
@@ -866,6 +877,11 @@ class PlancheckState:
         if self.inflight_dir:
             shutil.rmtree(self.inflight_dir, ignore_errors=True)
 
+    def found_nonconformance(self) -> bool:
+        """Whether some finished item found a new deviation class (or crashed, hung)."""
+        statuses = {row.status for b in self.table.backends() for _, row in self.table.rows(b)}
+        return bool(statuses & {"FAIL", "TIMEOUT", "CRASH"})
+
     def _coverage_blames_backend(self) -> bool:
         """Coverage gaps other than those of operations the oracle failed on."""
         excused = {
@@ -884,6 +900,10 @@ class PlancheckState:
         """conforms / not conforming / oracle errors / failed / pytest exit status N."""
         if status == 0:
             return "conforms"
+        if status == pytest.ExitCode.INTERRUPTED:
+            return "not conforming (interrupted)" if self.found_nonconformance() else (
+                "incomplete (interrupted)"
+            )  # fmt: skip
         if status != 1:
             return f"pytest exit status {status}"
         statuses = {row.status for b in self.table.backends() for _, row in self.table.rows(b)}
@@ -954,9 +974,10 @@ class PlancheckState:
 
     # -- the terminal summary ------------------------------------------------------
 
-    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+    def pytest_terminal_summary(self, terminalreporter: Any, exitstatus: Any) -> None:
         if self.is_worker or not self.labels:
             return
+        complete = int(exitstatus) in (0, 1)
         from .report import TERMINAL_DETAILS, class_details, class_lines, not_supported_line
 
         write = terminalreporter.write_line
@@ -964,7 +985,7 @@ class PlancheckState:
         classes = [c.as_dict() for c in self.deviation_classes()]
         for label in self.table.backends():
             terminalreporter.write_sep("=", f"plancheck conformance: {label}")
-            for line in self.table.format_text(label).splitlines():
+            for line in self.table.format_text(label, complete).splitlines():
                 write(line)
             if self.not_supported.get(label):
                 write(not_supported_line(self.not_supported[label]))

@@ -780,8 +780,9 @@ class ConformanceTable:
             )  # fmt: skip
         return cells
 
-    def format_text(self, backend: str) -> str:
-        """The per-operation table of *backend* as aligned text."""
+    def format_text(self, backend: str, complete: bool = True) -> str:
+        """The per-operation table of *backend* as aligned text; an incomplete run
+        (interrupted) never claims that every operation conforms."""
         cells = self._cells(backend)
         widths = [max(len(h), *(len(c[i]) for c in cells)) for i, h in enumerate(self._HEADER)]
 
@@ -797,11 +798,13 @@ class ConformanceTable:
             f"{total['operations']} operations, {total['plans']} plans, {total['examples']} "
             f"examples ({total['failed']} failing), {total['corpus_cases']} corpus cases; "
             + (
-                "every operation conforms"
+                ("every operation conforms" if complete else
+                 "INCOMPLETE (interrupted): no verdict; nothing non-conforming so far")
                 if not total["not_conforming"]
                 else f"NOT CONFORMING: {', '.join(total['not_conforming'])}"
+                + ("" if complete else " (INCOMPLETE: interrupted)")
             )
-        )
+        )  # fmt: skip
         return "\n".join(lines)
 
     def to_markdown(self, backend: str) -> str:

@@ -51,7 +51,9 @@ __all__ = [
     "call_with_timeout",
     "expectation_of",
     "input_snapshot",
+    "is_real_interrupt",
     "run_call",
+    "watch_interrupts",
 ]
 
 
@@ -219,6 +221,52 @@ def ieee_warnings(caught: list[warnings.WarningMessage]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
+#: set by the handlers of :func:`watch_interrupts` when the user interrupts the run
+_INTERRUPTED = threading.Event()
+
+
+def _on_interrupt(signum: int, frame: Any) -> None:
+    _INTERRUPTED.set()
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+def watch_interrupts() -> Callable[[], None]:
+    """Install SIGINT and SIGTERM handlers that mark the run as interrupted and raise
+    KeyboardInterrupt (main thread only; elsewhere nothing changes); returns the
+    function that restores the previous handlers.
+
+    A backend that raises KeyboardInterrupt (or SystemExit, or any other
+    BaseException) inside a call is then judged like any other exception it
+    raises -- a finding about that call -- while a real interrupt still ends
+    the run, and SIGTERM ends it the same way (the report says incomplete).
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    names = [name for name in ("SIGINT", "SIGTERM") if hasattr(signal, name)]
+    previous = {name: signal.getsignal(getattr(signal, name)) for name in names}
+    for name in names:
+        signal.signal(getattr(signal, name), _on_interrupt)
+
+    def restore() -> None:
+        if threading.current_thread() is threading.main_thread():
+            for name, handler in previous.items():
+                signal.signal(getattr(signal, name), handler)
+        _INTERRUPTED.clear()
+
+    return restore
+
+
+def is_real_interrupt(error: BaseException) -> bool:
+    """Whether *error* must end the run rather than be judged: a timeout of ours, a
+    KeyboardInterrupt from a real signal, or a KeyboardInterrupt when no handler of
+    :func:`watch_interrupts` tells the two apart."""
+    if isinstance(error, CallTimeout):
+        return True
+    if not isinstance(error, KeyboardInterrupt):
+        return False
+    return _INTERRUPTED.is_set() or signal.getsignal(signal.SIGINT) is not _on_interrupt
+
+
 def _allocations(backend: Any) -> int | None:
     count = getattr(backend, "allocations", None)
     return count if isinstance(count, int) and not isinstance(count, bool) else None
@@ -284,7 +332,9 @@ def run_call(
     except CallTimeout as error:
         verdict = Verdict(False, f"{call.operation}: the backend's call timed out: {error}")
         return Outcome(call, expectation, verdict, raised=error, problem=Problem.TIMEOUT)
-    except (Exception, SystemExit) as error:  # judged: the oracle decides if it was required
+    except BaseException as error:  # judged: the oracle decides if it was required
+        if is_real_interrupt(error):
+            raise
         try:
             verdict = expectation.check_raised(error)
         except Exception as oracle_error:
@@ -318,7 +368,9 @@ def run_call(
     except CallTimeout as error:
         verdict = Verdict(False, f"{call.operation}: the backend's to_tensor timed out: {error}")
         return Outcome(call, expectation, verdict, raised=error, problem=Problem.TIMEOUT)
-    except Exception as error:
+    except BaseException as error:
+        if is_real_interrupt(error):
+            raise
         verdict = Verdict(
             False,
             f"{call.operation}: backend returned {type(native).__name__}, which its "

@@ -63,13 +63,13 @@ from .capabilities import features_of
 from .findings import Finding, findings_of
 from .report import FailureReport, failure_report, oracle_error_report
 from .runner import (
-    CallTimeout,
     OracleError,
     Outcome,
     call_with_timeout,
     expectation_of,
     ieee_warnings,
     input_snapshot,
+    is_real_interrupt,
     run_call,
 )
 from .strategies import boundary_examples, calls, invalid_calls
@@ -341,6 +341,7 @@ class Checker:
                     "size": size + 1,
                     "example": None,
                     "call": None,
+                    "raised": type(outcome.raised).__name__ if outcome.raised is not None else None,
                     "known": self.known(finding) if self.known is not None else None,
                 }
             if counting:
@@ -749,7 +750,9 @@ def _hygiene_of_chunk(checker: Checker, chunk: Call, warned: bool, modified: boo
         def faulty(call: Call) -> bool:
             try:
                 _, found, changed = _execute_chunk(checker, call)
-            except (Exception, CallTimeout):
+            except BaseException as error:  # judged like run_call judges it
+                if isinstance(error, KeyboardInterrupt) and is_real_interrupt(error):
+                    raise
                 return False
             return bool(found) if kind == "warning" else changed
 
@@ -830,7 +833,9 @@ def check_corpus_plan(checker: Checker) -> None:
             if not isinstance(actual, Tensor) or actual.shape != chunk.args[0].shape:
                 raise TypeError(f"not a result of the chunk's shape: {actual!r}"[:200])
             pieces.append(_to_array(actual))
-        except (Exception, CallTimeout):
+        except BaseException as error:  # a backend's BaseException is judged, case by case
+            if isinstance(error, KeyboardInterrupt) and is_real_interrupt(error):
+                raise
             again = _chunk_failed(checker, chunk)
             if again is not None:
                 pieces.append(_to_array(again))
