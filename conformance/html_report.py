@@ -1,0 +1,732 @@
+"""The conformance report as one self-contained HTML page.
+
+:func:`render_html` turns a ``plancheck-report/1`` document (what
+``--report out.json`` writes; schema ``conformance/report.schema.json``) into
+a single HTML file: inline CSS and inline SVG, no script, no link, no image
+file, and a Content-Security-Policy that forbids every fetch, so the page
+opens from disk and makes no network request.  :func:`write_html` writes it
+atomically.
+
+The page, per backend:
+
+* a header: backends, versions and seed when the document carries them,
+  profile, dates, and the verdict -- ``conforms``, ``conforms except N known
+  deviation classes``, ``N deviation classes`` or ``INCOMPLETE``;
+* the per-operation table, each status coloured (``FAIL`` in :data:`FAIL_COLOUR`);
+* one line per deviation class, then one block per class: its count, plans,
+  rule, the minimal example with bit patterns, expected vs actual, the ULP
+  distance, and the repro line as selectable text;
+* ``not supported: FEATURE (N calls)``, crashes, oracle errors, stale entries
+  of the known-deviations file;
+* the coverage matrix as a heat map (plans x boundary classes) when the
+  document has the per-plan counts (``coverage[backend]["matrix"]``, the
+  :meth:`~conformance.coverage.CoverageMatrix.as_dict` form), otherwise its
+  summary and the missing pairs;
+* for correctly rounded operations, a scatter plot of the ULP distance of
+  every mismatching element the document lists, against the expected value.
+
+Every string taken from the document passes through
+:func:`conformance.sanitize.html_text`: backend text is untrusted, and
+markup or terminal escapes in it render as inert text.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from .sanitize import html_text
+
+__all__ = ["FAIL_COLOUR", "render_html", "verdict_of", "write_html"]
+
+#: the background of a FAIL cell (and of a non-conforming verdict), as ``#rrggbb``
+FAIL_COLOUR = "#c62828"
+#: repro lines and Python snippets are commands: cut only far beyond any real one
+_COMMAND_LIMIT = 100_000
+_FORMAT = "plancheck-report/1"
+
+#: table status -> CSS class of its cell
+_STATUS_CLASS = {
+    "conforms": "ok",
+    "xfail": "known",
+    "FAIL": "fail",
+    "TIMEOUT": "fail",
+    "CRASH": "fail",
+    "ORACLE ERROR": "oracle",
+}
+#: the per-operation table: (column heading, row key, right-aligned)
+_TABLE_COLUMNS = (
+    ("operation", "operation", False),
+    ("plans", "plans", True),
+    ("examples", "examples", True),
+    ("pass", "passed", True),
+    ("fail", "failed", True),
+    ("corpus", "corpus_cases", True),
+    ("max ULP", "max_ulp", True),
+    ("result", "status", False),
+)
+#: one colour per operation in the ULP plot (cycled)
+_PALETTE = ("#1565c0", "#ef6c00", "#2e7d32", "#6a1b9a", "#00838f", "#ad1457", "#4e342e")
+
+_CSS = """
+body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1280px;padding:0 20px 40px;
+color:#1b1b1b;background:#fff}
+h1{font-size:22px;margin:18px 0 6px}h2{font-size:19px;margin:28px 0 8px;
+border-bottom:2px solid #ddd}h3{font-size:16px;margin:18px 0 6px}
+code,pre{font:12.5px/1.4 ui-monospace,monospace}
+pre{background:#f6f6f6;border:1px solid #ddd;padding:6px 8px;margin:4px 0;white-space:pre-wrap;
+word-break:break-all}
+pre.command{user-select:all;background:#fffbe6}
+.verdict{display:inline-block;padding:4px 12px;border-radius:4px;font-weight:700;color:#fff}
+.verdict.ok{background:#2e7d32}.verdict.known{background:#9e6a00}
+.verdict.fail{background:@FAIL@}.verdict.incomplete{background:#555}
+dl.facts{display:grid;grid-template-columns:max-content auto;gap:2px 14px;margin:10px 0}
+dl.facts dt{color:#555}dl.facts dd{margin:0}
+.scroll{overflow-x:auto}
+table{border-collapse:collapse;margin:6px 0}
+th,td{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top}
+th{background:#eee}td.num{text-align:right;font-variant-numeric:tabular-nums}
+tr.fail td{background:#fdecea}td.status.fail{background:@FAIL@;color:#fff;font-weight:700}
+td.status.ok{color:#1b5e20}td.status.known{background:#fff3cd}
+td.status.oracle{background:#e3e8f0}
+.class{border:1px solid #ccc;border-left:6px solid @FAIL@;padding:4px 12px 10px;margin:12px 0}
+.class.known{border-left-color:#9e6a00}
+.tag{display:inline-block;padding:0 6px;border-radius:3px;background:#eee;margin-left:6px;
+font-size:12px;font-weight:400}
+.note{color:#555}
+"""
+
+
+# ---------------------------------------------------------------------------
+# Text helpers
+# ---------------------------------------------------------------------------
+
+
+def _t(value: object) -> str:
+    """Document text as inert HTML."""
+    return html_text(value)
+
+
+def _command(value: object) -> str:
+    """A command line: inert, but not cut where a real one could be."""
+    return html_text(value, _COMMAND_LIMIT)
+
+
+def _count(value: object) -> str:
+    """An integer with thousands separators; anything else as text."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}"
+    return _t("" if value is None else value)
+
+
+def _plural(n: int, word: str) -> str:
+    """``1 call``, ``2 calls``, ``3 deviation classes``."""
+    if n == 1:
+        return f"1 {word}"
+    return f"{n:,} {word}{'es' if word.endswith('s') else 's'}"
+
+
+def _mapping(value: object) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _sequence(value: object) -> Sequence[Any]:
+    return value if isinstance(value, (list, tuple)) else ()
+
+
+# ---------------------------------------------------------------------------
+# The verdict
+# ---------------------------------------------------------------------------
+
+
+def verdict_of(document: Mapping[str, Any]) -> tuple[str, str]:
+    """``(text, tone)`` of the run: tone is ``ok``, ``known``, ``fail`` or ``incomplete``.
+
+    An unfinished document (``complete`` false) is ``INCOMPLETE`` whatever it
+    found so far; new (not known) deviation classes make ``N deviation
+    classes``; a run the document calls non-conforming without any class (a
+    crash, a coverage gap) is ``not conforming``; known classes alone make
+    ``conforms except N known deviation classes``.
+    """
+    classes = [c for c in _sequence(document.get("deviation_classes")) if isinstance(c, Mapping)]
+    new = sum(1 for c in classes if c.get("known") is None)
+    known = len(classes) - new
+    also_known = f" (and {known} known)" if known else ""
+    if not document.get("complete"):
+        found = f": {_plural(new, 'deviation class')} so far" if new else ""
+        return f"INCOMPLETE{found}", "incomplete"
+    if new:
+        return f"{_plural(new, 'deviation class')}{also_known}", "fail"
+    result = str(document.get("result", ""))
+    if result != "conforms":
+        return f"not conforming ({result})" if result else "not conforming", "fail"
+    if known:
+        return f"conforms except {_plural(known, 'known deviation class')}", "known"
+    return "conforms", "ok"
+
+
+# ---------------------------------------------------------------------------
+# Sections
+# ---------------------------------------------------------------------------
+
+
+def _header(document: Mapping[str, Any], verdict: str, tone: str) -> list[str]:
+    options = _mapping(document.get("options"))
+    facts: list[tuple[str, str]] = [
+        (
+            "backends",
+            ", ".join(f"<code>{_t(b)}</code>" for b in _sequence(document.get("backends"))),
+        )
+    ]
+    versions = _mapping(document.get("backend_versions"))
+    if versions:
+        shown = (f"<code>{_t(b)}</code> {_t(v)}" for b, v in versions.items())
+        facts.append(("library versions", ", ".join(shown)))
+    if document.get("plancheck_version") is not None:
+        facts.append(("plancheck", _t(document["plancheck_version"])))
+    facts.append(("profile", f"<code>{_t(document.get('profile', ''))}</code>"))
+    if document.get("seed") is not None:
+        facts.append(("seed", f"<code>{_t(document['seed'])}</code>"))
+    operations = _sequence(document.get("operations"))
+    facts.append(("operations", ", ".join(_t(op) for op in operations) if operations else "all"))
+    facts.append(("started", _t(document.get("started", "?"))))
+    facts.append(("updated", _t(document.get("updated", "?"))))
+    run = (
+        f"{_count(document.get('finished_items', 0))} of "
+        f"{_count(document.get('collected_items', '?'))} test items finished"
+    )
+    if document.get("elapsed_s") is not None:
+        run += f" in {_t(document['elapsed_s'])} s"
+    facts.append(("run", run))
+    facts.append(("result", _t(document.get("result", "running"))))
+    declared = {b: f for b, f in _mapping(options.get("unsupported")).items() if f}
+    if declared:
+        shown = (f"<code>{_t(b)}</code>: {_t(', '.join(map(str, f)))}" for b, f in declared.items())
+        facts.append(("declared unsupported", "; ".join(shown)))
+    budgets = _mapping(options.get("ulp_budgets"))
+    if budgets:
+        facts.append(("ULP budgets", ", ".join(f"{_t(k)}={_t(v)}" for k, v in budgets.items())))
+    if _sequence(options.get("xfail")):
+        facts.append(("known deviations", _count(len(options["xfail"])) + " entries"))
+    lines = [
+        "<header>",
+        "<h1>plancheck conformance report</h1>",
+        f'<p><span class="verdict {tone}">{_t(verdict)}</span></p>',
+        '<dl class="facts">',
+    ]
+    lines += [f"<dt>{name}</dt><dd>{value}</dd>" for name, value in facts]
+    lines += ["</dl>", "</header>"]
+    return lines
+
+
+def _operation_table(backend: str, rows: Mapping[str, Any], total: Mapping[str, Any]) -> list[str]:
+    head = "".join(f"<th>{title}</th>" for title, _, _ in _TABLE_COLUMNS)
+    lines = ['<div class="scroll"><table class="operations">', f"<tr>{head}</tr>"]
+    for operation, row in sorted(rows.items()):
+        row = {**_mapping(row), "operation": operation}
+        status = str(row.get("status", ""))
+        tone = _STATUS_CLASS.get(status, "fail")
+        cells = []
+        for _, key, numeric in _TABLE_COLUMNS:
+            value = row.get(key)
+            if key == "operation":
+                cells.append(f"<td><code>{_t(value)}</code></td>")
+            elif key == "status":
+                cells.append(f'<td class="status {tone}">{_t(value)}</td>')
+            elif key == "corpus_cases" and row.get("corpus_failed"):
+                cells.append(
+                    f'<td class="num">{_count(value)} ({_count(row["corpus_failed"])} bad)</td>'
+                )
+            else:
+                cells.append(f'<td class="{"num" if numeric else ""}">{_count(value)}</td>')
+        marker = ' class="fail"' if tone == "fail" else ""
+        lines.append(f"<tr{marker}>{''.join(cells)}</tr>")
+    lines.append("</table></div>")
+    if total:
+        failing = _sequence(total.get("not_conforming"))
+        lines.append(
+            f"<p>{_count(total.get('operations'))} operations, {_count(total.get('plans'))} plans, "
+            f"{_count(total.get('examples'))} examples ({_count(total.get('failed'))} failing), "
+            f"{_count(total.get('corpus_cases'))} corpus cases"
+            + (f"; not conforming: {_t(', '.join(map(str, failing)))}" if failing else "")
+            + "</p>"
+        )
+    return lines
+
+
+def _not_supported(counts: Mapping[str, Any]) -> list[str]:
+    if not counts:
+        return []
+    parts = [
+        f"<code>{_t(feature)}</code> ({_plural(n, 'call') if isinstance(n, int) else _t(n)})"
+        for feature, n in sorted(counts.items())
+    ]
+    return [f'<p class="not-supported">not supported (not judged): {", ".join(parts)}</p>']
+
+
+def _class_lines(classes: Sequence[tuple[int, Mapping[str, Any]]]) -> list[str]:
+    new = sum(1 for _, c in classes if c.get("known") is None)
+    lines = [
+        f"<h3>Deviation classes: {len(classes)} ({new} new, {len(classes) - new} known)</h3>",
+        '<div class="scroll"><table class="classes">',
+        "<tr><th>class</th><th>kind</th><th>calls</th><th>plans</th><th>max ULP</th>"
+        "<th>known</th></tr>",
+    ]
+    for index, c in classes:
+        plans = len(_sequence(c.get("plans"))) or 1
+        known = c.get("known")
+        lines.append(
+            f'<tr><td><a href="#class-{index}"><code>{_t(c.get("operation"))}@'
+            f"{_t(c.get('class'))}</code></a></td><td>{_t(c.get('kind'))}</td>"
+            f'<td class="num">{_count(c.get("count"))}</td><td class="num">{plans}</td>'
+            f'<td class="num">{_count(c.get("max_ulp"))}</td>'
+            f"<td>{'' if known is None else _t(known)}</td></tr>"
+        )
+    lines.append("</table></div>")
+    return lines
+
+
+def _example(example: Mapping[str, Any]) -> list[str]:
+    """The fields of one failure report, bit patterns and commands included."""
+    facts: list[tuple[str, str]] = []
+    for title, key in (("problem", "problem"), ("plan", "plan"),
+                       ("conformance class", "conformance"), ("call", "note")):  # fmt: skip
+        if example.get(key):
+            facts.append((title, _t(example[key])))
+    for position, text in enumerate(_sequence(example.get("inputs"))):
+        facts.append((f"arg {position}", f"<code>{_t(text)}</code>"))
+    for title in ("expected", "actual"):
+        if example.get(title):
+            facts.append((title, f"<code>{_t(example[title])}</code>"))
+    if example.get("ulp") is not None:
+        facts.append(("ULP distance", f"{_count(example['ulp'])} (largest over the mismatches)"))
+    for title, key in (("rule broken", "rule"), ("semantics", "semantics"),
+                       ("verdict", "summary")):  # fmt: skip
+        if example.get(key):
+            facts.append((title, _t(example[key])))
+    lines = ['<dl class="facts">', *(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in facts), "</dl>"]
+    mismatches = [m for m in _sequence(example.get("mismatches")) if isinstance(m, Mapping)]
+    if mismatches:
+        total = example.get("mismatch_count", len(mismatches))
+        lines += [
+            f"<p>mismatching elements: {_count(total)} (first {len(mismatches)} shown)</p>",
+            '<div class="scroll"><table class="mismatches"><tr><th>index</th><th>from inputs</th>'
+            "<th>expected</th><th>actual</th><th>ULP</th><th>rule</th></tr>",
+        ]
+        for m in mismatches:
+            index = ", ".join(map(str, _sequence(m.get("index"))))
+            lines.append(
+                f"<tr><td><code>({_t(index)})</code></td><td><code>{_t(m.get('inputs', ''))}"
+                f"</code></td><td><code>{_t(m.get('expected'))}</code></td>"
+                f"<td><code>{_t(m.get('actual'))}</code></td>"
+                f'<td class="num">{_count(m.get("ulp"))}</td><td>{_t(m.get("rule"))}</td></tr>'
+            )
+        lines.append("</table></div>")
+    if example.get("repro"):
+        lines += [
+            "<p>reproduce:</p>",
+            f'<pre class="command repro">{_command(example["repro"])}</pre>',
+        ]
+    if example.get("python"):
+        lines += ["<p>python:</p>", f'<pre class="command">{_command(example["python"])}</pre>']
+    return lines
+
+
+def _class_block(index: int, entry: Mapping[str, Any]) -> list[str]:
+    known = entry.get("known")
+    plans = [str(p) for p in _sequence(entry.get("plans"))] or [str(entry.get("plan", ""))]
+    count = entry.get("count")
+    calls = _plural(count, "call") if isinstance(count, int) else _t(count)
+    lines = [
+        f'<section class="class{" known" if known is not None else ""}" id="class-{index}">',
+        f"<h3><code>{_t(entry.get('operation'))}@{_t(entry.get('class'))}</code>"
+        f'<span class="tag">{_t(entry.get("kind"))}</span><span class="tag">{calls}</span>'
+        + ("" if entry.get("max_ulp") is None else
+           f'<span class="tag">max {_count(entry["max_ulp"])} ULP</span>')
+        + "</h3>",
+    ]  # fmt: skip
+    if known is not None:
+        lines.append(f"<p>known deviation: {_t(known)}</p>")
+    lines.append(f"<p>rule: {_t(entry.get('rule', ''))}</p>")
+    if len(plans) > 1:
+        lines.append(f"<details><summary>{len(plans)} plans</summary><ul>")
+        lines += [f"<li><code>{_t(p)}</code></li>" for p in plans]
+        lines.append("</ul></details>")
+    lines.append(
+        f'<p class="note">mark as known: <code>{_t(entry.get("selector", ""))}: reason</code> '
+        "in the deviations file</p>"
+    )
+    example = _mapping(entry.get("example"))
+    if example:
+        lines.append("<p>minimal example:</p>")
+        lines += _example(example)
+    elif entry.get("repro"):
+        lines.append(f'<pre class="command repro">{_command(entry["repro"])}</pre>')
+    lines.append("</section>")
+    return lines
+
+
+def _reports(title: str, entries: Iterable[Any]) -> list[str]:
+    entries = [e for e in entries if isinstance(e, Mapping)]
+    if not entries:
+        return []
+    lines = [f"<h3>{title}: {len(entries)}</h3>"]
+    for entry in entries:
+        if entry.get("test"):
+            lines.append(f"<p><code>{_t(entry['test'])}</code></p>")
+        lines.append(f"<pre>{_t(entry.get('text') or entry.get('summary', ''))}</pre>")
+    return lines
+
+
+# ---------------------------------------------------------------------------
+# Coverage heat map
+# ---------------------------------------------------------------------------
+
+_CELL = 14
+_CHAR = 6.8  # width of one monospace character at the labels' size, in px
+
+
+def _heat_colour(hits: int, most: int) -> str:
+    """White-to-blue by the logarithm of *hits* (1 .. *most*)."""
+    share = math.log1p(hits) / math.log1p(max(most, 1))
+    low, high = (222, 235, 247), (8, 48, 107)
+    r, g, b = (round(lo + (hi - lo) * share) for lo, hi in zip(low, high))
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+def _heatmap(matrix: Mapping[str, Any]) -> list[str]:
+    """An SVG heat map of a :meth:`CoverageMatrix.as_dict` document."""
+    rows = [r for r in _sequence(matrix.get("plans")) if isinstance(r, Mapping)]
+    groups = _mapping(matrix.get("classes"))
+    used = {name for r in rows for name in _sequence(r.get("applicable"))}
+    columns = [name for name in groups if name in used]
+    columns += sorted(used - set(columns))
+    if not rows or not columns:
+        return ['<p class="note">the coverage matrix has no applicable (plan, class) pair</p>']
+    most = max((int(n) for r in rows for n in _mapping(r.get("hits")).values()), default=1)
+    left = _CHAR * max(len(str(r.get("plan", ""))) for r in rows) + 10
+    top = _CHAR * max(len(str(c)) for c in columns) + 10
+    width = left + _CELL * len(columns) + 10
+    height = top + _CELL * len(rows) + 10
+    svg = [
+        f'<svg class="heatmap" width="{width:.0f}" '
+        f'height="{height:.0f}" font-family="monospace" font-size="11">'
+    ]
+    for j, name in enumerate(columns):
+        x = left + _CELL * j + _CELL - 3
+        group = _sequence(groups.get(name))
+        hint = f"{name} ({group[0]}): {group[1]}" if len(group) == 2 else str(name)
+        svg.append(
+            f'<text transform="translate({x:.0f},{top - 6:.0f}) rotate(-90)">{_t(name)}'
+            f"<title>{_t(hint)}</title></text>"
+        )
+    for i, row in enumerate(rows):
+        y = top + _CELL * i
+        plan = str(row.get("plan", ""))
+        svg.append(
+            f'<text x="{left - 6:.0f}" y="{y + _CELL - 2}" text-anchor="end">{_t(plan)}</text>'
+        )
+        applicable = set(map(str, _sequence(row.get("applicable"))))
+        hits = _mapping(row.get("hits"))
+        for j, name in enumerate(columns):
+            x = left + _CELL * j
+            n = hits.get(name, 0)
+            n = n if isinstance(n, int) else 0
+            if name not in applicable:
+                fill, label = "#f4f4f4", "not applicable"
+            elif n:
+                fill, label = _heat_colour(n, most), _plural(n, "call")
+            else:
+                fill, label = "#ff9800", "MISSING: applicable, never hit"
+            svg.append(
+                f'<rect x="{x:.0f}" y="{y}" width="{_CELL - 1}" height="{_CELL - 1}" fill="{fill}">'
+                f"<title>{_t(plan)} x {_t(name)}: {label}</title></rect>"
+            )
+    svg.append("</svg>")
+    legend = (
+        '<p class="note">cell colour: calls that hit the class, light to dark blue on a log '
+        f"scale up to {most:,}; orange: applicable but never hit; grey: not applicable. "
+        "Hover a cell for its count.</p>"
+    )
+    return ['<div class="scroll">', *svg, "</div>", legend]
+
+
+def _coverage(summary: Mapping[str, Any]) -> list[str]:
+    lines = [
+        f"<p>{_count(summary.get('plans_exercised'))} of {_count(summary.get('plans'))} plans "
+        f"exercised; {_count(summary.get('pairs_hit'))} of "
+        f"{_count(summary.get('pairs_applicable'))} applicable (plan, boundary class) pairs hit"
+        + (
+            f"; {_count(summary['pairs_not_supported'])} not judged (unsupported features)"
+            if summary.get("pairs_not_supported")
+            else ""
+        )
+        + "</p>"
+    ]
+    missing = _sequence(summary.get("missing"))
+    if missing:
+        lines.append(f"<p><strong>MISSING ({len(missing)}):</strong></p><ul>")
+        lines += [f"<li><code>{_t(m)}</code></li>" for m in missing]
+        lines.append("</ul>")
+    matrix = _mapping(summary.get("matrix"))
+    if matrix:
+        lines += _heatmap(matrix)
+    else:
+        lines.append(
+            '<p class="note">This report carries the coverage summary only, not the calls '
+            "per (plan, boundary class), so no heat map is drawn.</p>"
+        )
+    return lines
+
+
+# ---------------------------------------------------------------------------
+# ULP plot
+# ---------------------------------------------------------------------------
+
+
+def _order(bits: int) -> int:
+    """The position of a binary32 bit pattern on the ordered number line."""
+    return bits if bits < 0x8000_0000 else -(bits & 0x7FFF_FFFF)
+
+
+def _order_of(value: float) -> int:
+    (bits,) = struct.unpack("<I", struct.pack("<f", value))
+    return _order(bits)
+
+
+def _ulp_points(document: Mapping[str, Any], backend: str) -> list[tuple[str, int, int]]:
+    """``(operation, ordered position of the expected value, ULP)`` of every distinct
+    mismatching element of a correctly rounded plan the document lists for *backend*."""
+    examples = [
+        _mapping(c.get("example"))
+        for c in _sequence(document.get("deviation_classes"))
+        if isinstance(c, Mapping)
+    ]
+    for key in ("failures", "xfailed"):
+        examples += [e for e in _sequence(document.get(key)) if isinstance(e, Mapping)]
+    seen: set[tuple[Any, ...]] = set()
+    points = []
+    for example in examples:
+        if example.get("backend") != backend or example.get("conformance") != "correctly rounded":
+            continue
+        for m in _sequence(example.get("mismatches")):
+            if not isinstance(m, Mapping):
+                continue
+            ulp, bits = m.get("ulp"), m.get("expected_bits")
+            if not (isinstance(ulp, int) and ulp > 0 and isinstance(bits, int)):
+                continue
+            if not 0 <= bits < 2**32 or (bits & 0x7FFF_FFFF) > 0x7F80_0000:
+                continue
+            key = (example.get("plan"), m.get("inputs"), bits, m.get("actual_bits"))
+            if key not in seen:
+                seen.add(key)
+                points.append((str(example.get("operation")), _order(bits), ulp))
+    return points
+
+
+def _ulp_plot(points: Sequence[tuple[str, int, int]]) -> list[str]:
+    width, height, left, bottom, top, right = 760, 300, 56, 40, 14, 150
+    span = 0x7F80_0000
+    top_exponent = max(1, math.ceil(math.log2(max(u for _, _, u in points))))
+    low, high = -0.5, top_exponent + 0.5  # log2 range of the y axis, with a margin
+    plot_w, plot_h = width - left - right, height - top - bottom
+
+    def x_of(order: int) -> float:
+        return left + plot_w * (order + span) / (2 * span)
+
+    def y_of(ulp: int) -> float:
+        return top + plot_h * (high - math.log2(ulp)) / (high - low)
+
+    svg = [
+        f'<svg class="ulp-plot" width="{width}" '
+        f'height="{height}" font-family="sans-serif" font-size="11">',
+        f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="#fafafa" '
+        'stroke="#999"/>',
+    ]
+    ticks = [("-inf", -span), ("0", 0), ("inf", span)]
+    ticks += [
+        (f"{s}{v}", _order_of(float(f"{s}{v}"))) for s in "-+" for v in ("1e-20", "1", "1e20")
+    ]
+    for label, order in ticks:
+        x = x_of(order)
+        svg.append(
+            f'<line x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{top + plot_h}" stroke="#ddd"/>'
+        )
+        svg.append(f'<text x="{x:.1f}" y="{top + plot_h + 14}" text-anchor="middle">{label}</text>')
+    step = max(1, top_exponent // 6)
+    for e in range(0, top_exponent + 1, step):
+        y = y_of(2**e)
+        svg.append(
+            f'<line x1="{left}" y1="{y:.1f}" x2="{left + plot_w}" y2="{y:.1f}" stroke="#ddd"/>'
+        )
+        svg.append(f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end">{2**e:,}</text>')
+    svg.append(
+        f'<text x="{left + plot_w / 2:.0f}" y="{height - 6}" text-anchor="middle">expected value '
+        "(binary32 order)</text>"
+    )
+    svg.append(
+        f'<text transform="translate(14,{top + plot_h / 2:.0f}) rotate(-90)" '
+        'text-anchor="middle">ULP distance (log scale)</text>'
+    )
+    operations = list(dict.fromkeys(op for op, _, _ in points))
+    colours = {op: _PALETTE[i % len(_PALETTE)] for i, op in enumerate(operations)}
+    for op, order, ulp in points:
+        svg.append(
+            f'<circle cx="{x_of(order):.1f}" cy="{y_of(ulp):.1f}" r="4" fill="{colours[op]}" '
+            f'fill-opacity="0.75"><title>{_t(op)}: {ulp:,} ULP</title></circle>'
+        )
+    for i, op in enumerate(operations):
+        y = top + 8 + 16 * i
+        svg.append(f'<circle cx="{width - right + 16}" cy="{y}" r="4" fill="{colours[op]}"/>')
+        svg.append(f'<text x="{width - right + 26}" y="{y + 4}">{_t(op)}</text>')
+    svg.append("</svg>")
+    return svg
+
+
+def _ulp_section(document: Mapping[str, Any], backend: str) -> list[str]:
+    points = _ulp_points(document, backend)
+    lines = ["<h3>ULP error of correctly rounded operations</h3>"]
+    if not points:
+        lines.append(
+            '<p class="note">No mismatching element of a correctly rounded plan is listed, so '
+            "there is nothing to plot.</p>"
+        )
+        return lines
+    lines.append(
+        f'<p class="note">The {len(points)} distinct mismatching elements this report lists '
+        "(each class's example and the first failures of each test item), not every element "
+        "judged.</p>"
+    )
+    lines += _ulp_plot(points)
+    largest: dict[str, int] = {}
+    for entry in _sequence(document.get("deviation_classes")):
+        if isinstance(entry, Mapping) and entry.get("backend") == backend:
+            ulp = entry.get("max_ulp")
+            if isinstance(ulp, int):
+                operation = str(entry.get("operation"))
+                largest[operation] = max(largest.get(operation, 0), ulp)
+    lines.append(
+        '<table class="ulp"><tr><th>operation</th><th>elements plotted</th>'
+        "<th>largest ULP plotted</th><th>largest ULP of its classes (all elements)</th></tr>"
+    )
+    for operation in dict.fromkeys(op for op, _, _ in points):
+        mine = [u for op, _, u in points if op == operation]
+        lines.append(
+            f'<tr><td><code>{_t(operation)}</code></td><td class="num">{len(mine)}</td>'
+            f'<td class="num">{max(mine):,}</td>'
+            f'<td class="num">{_count(largest.get(operation))}</td></tr>'
+        )
+    lines.append("</table>")
+    return lines
+
+
+# ---------------------------------------------------------------------------
+# The page
+# ---------------------------------------------------------------------------
+
+
+def _of_backend(entries: object, backend: str) -> list[Mapping[str, Any]]:
+    return [e for e in _sequence(entries) if isinstance(e, Mapping) and e.get("backend") == backend]
+
+
+def _backend_section(document: Mapping[str, Any], backend: str, number: int) -> list[str]:
+    rows = _mapping(_mapping(document.get("table")).get(backend))
+    lines = [f'<section class="backend" id="backend-{number}">',
+             f"<h2>Backend <code>{_t(backend)}</code></h2>"]  # fmt: skip
+    lines += _operation_table(
+        backend, rows, _mapping(_mapping(document.get("totals")).get(backend))
+    )
+    lines += _not_supported(_mapping(_mapping(document.get("not_supported")).get(backend)))
+    classes = [
+        (i, c)
+        for i, c in enumerate(_sequence(document.get("deviation_classes")))
+        if isinstance(c, Mapping) and c.get("backend") == backend
+    ]
+    if classes:
+        lines += _class_lines(classes)
+        for index, entry in classes:
+            lines += _class_block(index, entry)
+    lines += _reports("Crashes", _of_backend(document.get("crashes"), backend))
+    lines += _reports(
+        "Oracle errors (not the backend's fault)",
+        _of_backend(document.get("oracle_errors"), backend),
+    )
+    summary = _mapping(_mapping(document.get("coverage")).get(backend))
+    lines.append("<h3>Coverage: plans x boundary classes</h3>")
+    if summary:
+        lines += _coverage(summary)
+    else:
+        lines.append('<p class="note">no coverage data (the run did not finish)</p>')
+    lines += _ulp_section(document, backend)
+    lines.append("</section>")
+    return lines
+
+
+def render_html(document: Mapping[str, Any]) -> str:
+    """The report *document* (format ``plancheck-report/1``) as one HTML page.
+
+    Raises TypeError when *document* is not a mapping and ValueError when it
+    is not a ``plancheck-report/1`` document.  Missing optional fields are
+    left out of the page; a document of an unfinished run renders with the
+    verdict ``INCOMPLETE``.
+    """
+    if not isinstance(document, Mapping):
+        raise TypeError(
+            f"render_html: expected a report document (dict), got {type(document).__name__}"
+        )
+    if document.get("format") != _FORMAT:
+        raise ValueError(
+            f"render_html: not a {_FORMAT} document (format {document.get('format')!r}); "
+            "pass what `plancheck run --report out.json` writes"
+        )
+    verdict, tone = verdict_of(document)
+    backends = [str(b) for b in _sequence(document.get("backends"))]
+    for backend in _mapping(document.get("table")):
+        if backend not in backends:
+            backends.append(backend)
+    title = f"plancheck: {', '.join(backends)}: {verdict}"
+    css = _CSS.replace("@FAIL@", FAIL_COLOUR)
+    lines = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
+        "style-src 'unsafe-inline'\">",
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{_t(title)}</title>",
+        f"<style>{css}</style>",
+        "</head><body>",
+        *_header(document, verdict, tone),
+    ]
+    for number, backend in enumerate(backends, 1):
+        lines += _backend_section(document, backend, number)
+    stale = [s for s in _sequence(document.get("stale_xfail")) if isinstance(s, Mapping)]
+    if stale:
+        lines.append("<h2>Listed deviations that no longer fail</h2><ul>")
+        lines += [f"<li><code>{_t(s.get('selector'))}</code>: {_t(s.get('reason'))}</li>"
+                  for s in stale]  # fmt: skip
+        lines.append("</ul>")
+    errors = _sequence(document.get("errors"))
+    if errors:
+        lines.append("<h2>Errors</h2>")
+        lines += [f"<pre>{_t(e)}</pre>" for e in errors]
+    lines += [
+        f'<footer><p class="note">{_t(_FORMAT)} rendered by plancheck; self-contained '
+        "(no script, no outside file).</p></footer>",
+        "</body></html>",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def write_html(document: Mapping[str, Any], path: str | Path) -> Path:
+    """Write :func:`render_html` of *document* to *path* atomically (a temporary file
+    beside it, then a rename).  The directory must exist (it is not created)."""
+    path = Path(path)
+    text = render_html(document)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
+    return path
