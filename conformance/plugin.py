@@ -516,6 +516,8 @@ class PlancheckState:
         self.is_worker = workerinput is not None
         self.worker_id = workerinput.get("workerid") if workerinput else None
         self._inflight_fd: int | None = None
+        self._watchdog: Any = None
+        self._current: dict[str, Any] | None = None
         inflight_dir = workerinput.get("plancheck_inflight") if workerinput else None
         if inflight_dir:
             path = os.path.join(inflight_dir, f"{self.worker_id}.json")
@@ -612,7 +614,7 @@ class PlancheckState:
             ulp_budgets=self.ulp_budgets,
             timeout=self.timeout,
             test=node.nodeid,
-            inflight=self._inflight if self._inflight_fd is not None else None,
+            inflight=self._inflight,
         )
         checker.deviation = self.deviation_for(case.label, case.plan)
         checker.unsupported = self.unsupported_by(case.label)
@@ -633,15 +635,66 @@ class PlancheckState:
             return None
 
     def _inflight(self, test: str, call: Any) -> None:
+        """A backend call starts (*call*) or ends (None): arm or disarm the watchdog
+        and, in an xdist worker, write the call to the in-flight file."""
+        if call is None:
+            if self._watchdog is not None:
+                self._watchdog.disarm()
+            if self._inflight_fd is not None and self._current is not None:
+                self._write_inflight({"test": self._current.get("test"), "call": None})
+            return
         from .report import encode_call
 
         try:
-            data = json.dumps({"test": test, "call": encode_call(call)}).encode()
+            self._current = {"test": test, "call": encode_call(call)}
         except TypeError:
-            data = json.dumps({"test": test, "call": None, "note": call.note}).encode()
+            self._current = {"test": test, "call": None, "note": call.note}
+        self._current.update(armed=time.time(), pid=os.getpid())
+        if self._inflight_fd is not None:
+            self._write_inflight(self._current)
+        if self._watchdog is None and self.timeout:
+            from .runner import Watchdog
+
+            self._watchdog = Watchdog(watchdog_limit(self.timeout), self._hung)
+        if self._watchdog is not None:
+            self._watchdog.arm()
+
+    def _write_inflight(self, content: dict[str, Any]) -> None:
         assert self._inflight_fd is not None
+        data = json.dumps(content).encode()
         os.pwrite(self._inflight_fd, data, 0)
         os.ftruncate(self._inflight_fd, len(data))
+
+    def _hung(self) -> None:
+        """The watchdog fired (in its thread): the call in flight outlived the timeout's
+        reach.  An xdist worker marks its in-flight record and ends itself (the
+        controller reports a hang and replaces it); a single process records the
+        hang in the report and ends the run with status 1."""
+        import sys
+
+        current = dict(self._current or {}, hang=True)
+        if self._inflight_fd is not None:
+            self._write_inflight(current)
+            os._exit(HANG_EXIT)
+        case = self.case_of(current.get("test", ""))
+        record = self._hang_record(current.get("test", ""), case, current.get("call"))
+        self.table.add(record, "failed")
+        self.finished += 1
+        self.failures.extend(record["failures"])
+        self.class_records.extend(record["classes"])
+        self.complete = False
+        self.result = "not conforming (a call hung beyond the watchdog; the run was stopped)"
+        self._write()
+        text = record["failures"][0]["text"]
+        capture = self.config.pluginmanager.getplugin("capturemanager")
+        if capture is not None:
+            capture.suspend_global_capture(in_=False)
+        sys.stderr.write(
+            f"\nplancheck: {text}\nplancheck: the run was stopped (run with --workers 1 or more "
+            f"to go on after a hang)\n"
+        )
+        sys.stderr.flush()
+        os._exit(1)
 
     def case_of(self, nodeid: str) -> Case | None:
         if self._cases_by_test is None:
@@ -670,7 +723,43 @@ class PlancheckState:
     def pytest_configure_node(self, node: Any) -> None:
         if self.inflight_dir is None:
             self.inflight_dir = tempfile.mkdtemp(prefix="plancheck-inflight-")
+            if self.timeout:
+                import threading
+
+                threading.Thread(target=self._watch_workers, args=(self.inflight_dir,),
+                                 name="plancheck-worker-watchdog", daemon=True).start()  # fmt: skip
         node.workerinput["plancheck_inflight"] = self.inflight_dir
+
+    def _watch_workers(self, directory: str) -> None:
+        """The controller's watchdog: a worker whose call has been in flight past the
+        limit (a loop in native code that holds the GIL, which no thread of the
+        worker can stop) is killed; xdist replaces it and the crash hook reports
+        the call as a hang."""
+        import signal as signals
+
+        assert self.timeout is not None
+        limit = watchdog_limit(self.timeout) + 2  # after the worker's own watchdog
+        while os.path.isdir(directory):
+            time.sleep(0.5)
+            try:
+                names = os.listdir(directory)
+            except OSError:
+                return
+            for name in names:
+                path = Path(directory, name)
+                try:
+                    data = json.loads(path.read_text(encoding="utf-8"))
+                except (OSError, ValueError):
+                    continue  # being rewritten
+                armed, pid = data.get("armed"), data.get("pid")
+                if data.get("call") is None or not armed or not pid or data.get("hang"):
+                    continue
+                if time.time() - float(armed) > limit:
+                    try:
+                        path.write_text(json.dumps(dict(data, hang=True)), encoding="utf-8")
+                        os.kill(int(pid), signals.SIGKILL)
+                    except (OSError, ValueError):
+                        pass
 
     def _collected_ids(self, ids: Iterable[str]) -> None:
         if self.collected_items:
@@ -702,21 +791,56 @@ class PlancheckState:
                 return  # xdist's controller: the workers collect
             self._collected_ids(item.nodeid for item in session.items)
 
+    def _hang_record(self, test: str, case: Case | None, call_data: Any) -> dict[str, Any]:
+        """The record of a test item whose call the watchdog cut."""
+        from .report import FailureReport
+
+        label = case.label if case else "?"
+        limit = watchdog_limit(self.timeout) if self.timeout else 0
+        failure = FailureReport(
+            backend=label,
+            operation=case.plan.operation if case else "?",
+            plan=case.plan.describe() if case else "?",
+            problem="timeout",
+            summary=f"the call ran {limit:g} s, past the per-call timeout of {self.timeout:g} s "
+            f"which could not interrupt it (a loop in native code, a swallowed "
+            f"BaseException, a reset timer); the watchdog ended its process",
+            rule=f"every call returns within the per-call timeout (no result within "
+            f"{self.timeout:g} s, ended after {limit:g} s)",
+            test=test,
+        )
+        _describe_call(failure, call_data, label, "the call the watchdog cut")
+        example = failure.as_dict()
+        return {
+            "backend": label, "operation": failure.operation, "plan": failure.plan,
+            "kind": case.kind if case else "", "test": test, "status": "timeout",
+            "failures": [example],
+            "classes": [{"backend": label, "operation": failure.operation, "plan": failure.plan,
+                         "class": "hang", "kind": "hang", "rule": failure.rule, "count": 1,
+                         "size": 0, "example": example}],
+        }  # fmt: skip
+
     @pytest.hookimpl(optionalhook=True)
     def pytest_handlecrashitem(self, crashitem: str, report: Any, sched: Any) -> None:
-        from .report import FailureReport, decode_call, repro_command, show_value
+        from .report import FailureReport
 
         case = self.case_of(crashitem)
         worker = getattr(getattr(getattr(report, "node", None), "gateway", None), "id", None)
         call_data = None
+        data: dict[str, Any] = {}
         if self.inflight_dir and worker:
             try:
                 text = Path(self.inflight_dir, f"{worker}.json").read_text(encoding="utf-8")
                 data = json.loads(text)
                 if data.get("test") == crashitem:
                     call_data = data.get("call")
+                else:
+                    data = {}
             except (OSError, ValueError):
-                call_data = None
+                call_data, data = None, {}
+        if data.get("hang"):
+            report.plancheck = self._hang_record(crashitem, case, call_data)
+            return
         label = case.label if case else "?"
         failure = FailureReport(
             backend=label,
@@ -729,15 +853,7 @@ class PlancheckState:
             test=crashitem,
         )
         if call_data is not None:
-            try:
-                call = decode_call(call_data)
-                failure.inputs = [show_value(a) for a in call.args]
-                failure.repro = repro_command(call, label)
-                failure.python = call.repro()
-                failure.call = call_data
-                failure.note = f"the call the worker had started: {call.note or call.operation}"
-            except ValueError:
-                pass
+            _describe_call(failure, call_data, label, "the call the worker had started")
         else:
             failure.note = "the worker died outside a backend call (or before its first one)"
         report.plancheck = {
@@ -1031,6 +1147,33 @@ class PlancheckState:
                   f"({stale['reason']})")  # fmt: skip
         if self.report_path is not None:
             write(f"plancheck report: {self.report_path}")
+
+
+#: the exit status of an xdist worker the watchdog ended (the controller reports a hang)
+HANG_EXIT = 75
+
+
+def watchdog_limit(timeout: float) -> float:
+    """Seconds after which the watchdog ends a call the per-call *timeout* did not stop
+    (the timeout plus as much again, at least 2 s)."""
+    return timeout + max(2.0, timeout)
+
+
+def _describe_call(failure: Any, call_data: Any, label: str, what: str) -> None:
+    """Fill *failure*'s inputs, repro lines and note from an encoded call (if decodable)."""
+    from .report import decode_call, repro_command, show_value
+
+    if call_data is None:
+        return
+    try:
+        call = decode_call(call_data)
+    except ValueError:
+        return
+    failure.inputs = [show_value(a) for a in call.args]
+    failure.repro = repro_command(call, label)
+    failure.python = call.repro()
+    failure.call = call_data
+    failure.note = f"{what}: {call.note or call.operation}"
 
 
 def _new_table() -> Any:

@@ -33,6 +33,7 @@ import contextlib
 import math
 import signal
 import threading
+import time
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -47,6 +48,7 @@ __all__ = [
     "OracleError",
     "Outcome",
     "Problem",
+    "Watchdog",
     "agree",
     "call_with_timeout",
     "expectation_of",
@@ -219,6 +221,45 @@ def ieee_warnings(caught: list[warnings.WarningMessage]) -> tuple[str, ...]:
         if issubclass(w.category, RuntimeWarning)
     ]
     return tuple(dict.fromkeys(found))
+
+
+class Watchdog:
+    """The last resort against a call the per-call timeout cannot reach.
+
+    The timeout is a SIGALRM (or an abandoned thread): a backend that loops in C
+    without returning to the interpreter, swallows every BaseException or
+    resets ``ITIMER_REAL`` outlives it.  The watchdog is a daemon thread:
+    :meth:`arm` when a call's backend part starts, :meth:`disarm` when it ends;
+    a call armed for more than *limit* seconds makes it run *expire* (which
+    records the hang and ends the process: with pytest-xdist the controller
+    reports the hung call and replaces the worker).
+    """
+
+    def __init__(self, limit: float, expire: Callable[[], None]) -> None:
+        self.limit = limit
+        self.expire = expire
+        self._started: float | None = None
+        self._lock = threading.Lock()
+        thread = threading.Thread(target=self._watch, name="plancheck-watchdog", daemon=True)
+        thread.start()
+
+    def arm(self) -> None:
+        with self._lock:
+            self._started = time.monotonic()
+
+    def disarm(self) -> None:
+        with self._lock:
+            self._started = None
+
+    def _watch(self) -> None:
+        pause = min(0.25, self.limit / 4)
+        while True:
+            time.sleep(pause)
+            with self._lock:
+                started = self._started
+            if started is not None and time.monotonic() - started > self.limit:
+                self.expire()
+                return
 
 
 #: set by the handlers of :func:`watch_interrupts` when the user interrupts the run

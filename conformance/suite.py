@@ -236,10 +236,23 @@ class Checker:
     # -- one call ---------------------------------------------------------------
 
     def run(self, call: Call) -> Outcome:
-        """Run *call*; OracleError when the oracle fails (the backend is not judged)."""
+        """Run *call*; OracleError when the oracle fails (the backend is not judged).
+
+        *inflight* is told the call when the backend's part starts and None when it
+        is over (the plugin's watchdog is armed only in between).
+        """
+        try:
+            expectation = expectation_of(call)
+        except Exception as error:
+            raise OracleError(call, error) from error
         if self.inflight is not None:
             self.inflight(self.test, call)
-        return run_call(self.backend, call, self.ulp_budget, timeout=self.timeout)
+        try:
+            return run_call(self.backend, call, self.ulp_budget, timeout=self.timeout,
+                            expectation=expectation)  # fmt: skip
+        finally:
+            if self.inflight is not None:
+                self.inflight(self.test, None)
 
     def _record_coverage(self, call: Call) -> None:
         try:
@@ -719,7 +732,13 @@ def _execute_chunk(checker: Checker, chunk: Call) -> tuple[Any, tuple[str, ...],
             finally:
                 caught.extend(seen)
 
-    actual = call_with_timeout(execute, checker.timeout)
+    if checker.inflight is not None:
+        checker.inflight(checker.test, chunk)
+    try:
+        actual = call_with_timeout(execute, checker.timeout)
+    finally:
+        if checker.inflight is not None:
+            checker.inflight(checker.test, None)
     modified = any(
         b is not None and input_snapshot(backend, n) != b for n, b in zip(natives, before)
     )
@@ -776,7 +795,7 @@ def _chunk_failed(checker: Checker, chunk: Call, limit: int = 64) -> Tensor | No
         checker.judge(_case_call(checker.plan, chunk, index))
     if len(checker.classes) != before:
         return None
-    outcome = run_call(checker.backend, chunk, checker.ulp_budget, timeout=checker.timeout)
+    outcome = checker.run(chunk)
     if outcome.ok:
         return outcome.actual
     checker.record_findings(outcome, findings_of(outcome))
@@ -822,8 +841,6 @@ def check_corpus_plan(checker: Checker) -> None:
     raised_cases = 0
     for chunk in _chunks(plan, level):
         size = chunk.args[0].size
-        if checker.inflight is not None:
-            checker.inflight(checker.test, chunk)
         if not checker.supports(chunk):
             pieces.append(expected[start : start + size])  # not judged: counted as such
             start += size

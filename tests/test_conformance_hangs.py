@@ -1,0 +1,111 @@
+"""Hangs out of the per-call timeout's reach are cut by the watchdog and reported as
+kind ``hang`` with their repro line; the run goes on (issue 15, item 1).
+
+Each hostile backend hangs only on 0-d calls of ``neg`` (so the corpus, whose
+calls are 1-d, is judged normally); ``abs`` conforms.  The per-call timeout is
+0.5 s, so the watchdog ends a call after 2.5 s in the worker (3 s more from the
+controller for a loop that holds the GIL); no assertion depends on how fast
+the machine is.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conformance.report import validate_report
+
+ROOT = Path(__file__).resolve().parent.parent
+
+HOSTILE = """
+import signal
+import time
+
+import backends
+
+
+class _Hangs:
+    def __init__(self):
+        self.cpu = backends.get("cpu")
+
+    def from_tensor(self, tensor):
+        return self.cpu.from_tensor(tensor)
+
+    def to_tensor(self, native):
+        return self.cpu.to_tensor(native)
+
+    def execute(self, operation, *args, **options):
+        if operation == "neg" and getattr(args[0], "shape", None) == ():
+            self.hang()
+        return self.cpu.execute(operation, *args, **options)
+
+
+class ResetsTimer(_Hangs):
+    name = "resets-timer"
+
+    def hang(self):
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        time.sleep(600)
+
+
+class SwallowsEverything(_Hangs):
+    name = "swallows"
+
+    def hang(self):
+        while True:
+            try:
+                time.sleep(600)
+            except BaseException:
+                pass
+
+
+class LoopsInC(_Hangs):
+    name = "loops-in-c"
+
+    def hang(self):
+        sum(range(10**15))  # never returns to the interpreter, holds the GIL
+"""
+
+
+def _run(tmp_path: Path, backend: str, workers: str) -> tuple[subprocess.CompletedProcess, dict]:
+    (tmp_path / "hostile.py").write_text(HOSTILE, encoding="utf-8")
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), str(ROOT), env.get("PYTHONPATH", "")])
+    report = tmp_path / "out.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "conformance.cli", "run", "--backend", f"hostile:{backend}",
+         "--op", "neg", "--op", "abs", "--timeout", "0.5", "--workers", workers,
+         "--report", str(report)],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    data = json.loads(report.read_text(encoding="utf-8"))
+    validate_report(data)
+    return done, data
+
+
+@pytest.mark.parametrize("backend", ["ResetsTimer", "SwallowsEverything", "LoopsInC"])
+def test_a_hang_out_of_the_timeouts_reach_is_cut_and_the_run_goes_on(tmp_path, backend):
+    done, data = _run(tmp_path, backend, "1")
+    assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-3000:]
+    assert data["complete"]
+    table = data["table"][f"hostile:{backend}"]
+    assert table["neg"]["status"] == "TIMEOUT" and table["abs"]["status"] == "conforms"
+    (hang,) = [c for c in data["deviation_classes"] if c["operation"] == "neg"]
+    assert (hang["class"], hang["kind"]) == ("hang", "hang")
+    assert hang["repro"].startswith(f"plancheck repro --backend hostile:{backend}")
+    assert '"shape":[]' in hang["repro"]
+
+
+def test_without_workers_the_hang_is_reported_and_the_run_stops(tmp_path):
+    done, data = _run(tmp_path, "ResetsTimer", "0")
+    assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-3000:]
+    assert not data["complete"] and data["result"].startswith("not conforming")
+    (hang,) = data["deviation_classes"]
+    assert (hang["operation"], hang["class"]) == ("neg", "hang")
+    assert hang["repro"].startswith("plancheck repro --backend hostile:ResetsTimer")
+    assert "the run was stopped" in done.stderr
