@@ -16,8 +16,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from conformance.report import validate_report
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -72,13 +70,16 @@ class LoopsInC(_Hangs):
 """
 
 
-def _run(tmp_path: Path, backend: str, workers: str) -> tuple[subprocess.CompletedProcess, dict]:
+def _run(
+    tmp_path: Path, names: list[str], workers: str
+) -> tuple[subprocess.CompletedProcess, dict]:
     (tmp_path / "hostile.py").write_text(HOSTILE, encoding="utf-8")
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), str(ROOT), env.get("PYTHONPATH", "")])
     report = tmp_path / "out.json"
+    backends = [a for name in names for a in ("--backend", f"hostile:{name}")]
     done = subprocess.run(
-        [sys.executable, "-m", "conformance.cli", "run", "--backend", f"hostile:{backend}",
+        [sys.executable, "-m", "conformance.cli", "run", *backends,
          "--op", "neg", "--op", "abs", "--timeout", "0.5", "--workers", workers,
          "--report", str(report)],
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600,
@@ -88,21 +89,25 @@ def _run(tmp_path: Path, backend: str, workers: str) -> tuple[subprocess.Complet
     return done, data
 
 
-@pytest.mark.parametrize("backend", ["ResetsTimer", "SwallowsEverything", "LoopsInC"])
-def test_a_hang_out_of_the_timeouts_reach_is_cut_and_the_run_goes_on(tmp_path, backend):
-    done, data = _run(tmp_path, backend, "1")
+HOSTILE_NAMES = ["ResetsTimer", "SwallowsEverything", "LoopsInC"]
+
+
+def test_a_hang_out_of_the_timeouts_reach_is_cut_and_the_run_goes_on(tmp_path):
+    done, data = _run(tmp_path, HOSTILE_NAMES, "1")
     assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-3000:]
     assert data["complete"]
-    table = data["table"][f"hostile:{backend}"]
-    assert table["neg"]["status"] == "TIMEOUT" and table["abs"]["status"] == "conforms"
-    (hang,) = [c for c in data["deviation_classes"] if c["operation"] == "neg"]
-    assert (hang["class"], hang["kind"]) == ("hang", "hang")
-    assert hang["repro"].startswith(f"plancheck repro --backend hostile:{backend}")
-    assert '"shape":[]' in hang["repro"]
+    for name in HOSTILE_NAMES:
+        label = f"hostile:{name}"
+        table = data["table"][label]
+        assert table["neg"]["status"] == "TIMEOUT" and table["abs"]["status"] == "conforms"
+        (hang,) = [c for c in data["deviation_classes"] if c["backend"] == label]
+        assert (hang["operation"], hang["class"], hang["kind"]) == ("neg", "hang", "hang")
+        assert hang["repro"].startswith(f"plancheck repro --backend {label}")
+        assert '"shape":[]' in hang["repro"]
 
 
 def test_without_workers_the_hang_is_reported_and_the_run_stops(tmp_path):
-    done, data = _run(tmp_path, "ResetsTimer", "0")
+    done, data = _run(tmp_path, ["ResetsTimer"], "0")
     assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-3000:]
     assert not data["complete"] and data["result"].startswith("not conforming")
     (hang,) = data["deviation_classes"]
