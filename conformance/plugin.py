@@ -20,9 +20,10 @@ Options
 ``--plancheck-timeout SECONDS``
     the per-call timeout (default 10; 0 disables it).
 ``--plancheck-xfail FILE``
-    known deviations (text, ``.toml`` or ``.json``; see :func:`load_deviations`):
-    a failing item they cover is an expected failure, and a listed deviation
-    none of whose items failed is reported as no longer failing.
+    known deviations by class (text, ``.toml`` or ``.json``; see
+    :func:`load_deviations`): an item whose every deviation class is covered is
+    an expected failure, a class the file does not cover fails the item, and a
+    listed deviation that covered no class is reported as no longer failing.
 ``--plancheck-unsupported FEATURE`` (repeatable)
     a capability feature the backends do not support
     (:data:`conformance.capabilities.FEATURES`): calls that need it are not
@@ -39,7 +40,10 @@ and prints one line per class, then one details block per class.
 With pytest-xdist only the controller writes the report; the workers attach
 their measurements to the test reports, and a worker that dies is reported
 as a crash of the item it was running, with the call it had started (from a
-small per-worker in-flight file).
+small per-worker in-flight file).  A call the per-call timeout cannot stop is
+cut by a watchdog (:class:`conformance.runner.Watchdog` in the worker, and
+the controller's, which kills a worker stuck in native code) and reported as
+a hang.
 """
 
 from __future__ import annotations

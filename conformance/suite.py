@@ -25,12 +25,19 @@ For each backend x plan of :func:`oracle.resolvable_plans` (restricted with
     the TestFloat-style corpus of :mod:`conformance.corpus` for Float32
     elementwise plans, vectorised, level 1 (``ci``, ``dev``) or 2 (``thorough``).
 
-A failing call raises :class:`NonConformance` *inside* the hypothesis test,
-with the full :class:`~conformance.report.FailureReport` as its message, so
-shrinking keeps the report minimal.  A call that runs past the per-call
-timeout aborts the test at once (:class:`HungCall`, no shrinking: every retry
-would hang too); the oracle's own failures raise
-:class:`~conformance.runner.OracleError` and are reported as oracle errors.
+A check never stops at its first failure: every boundary example and corpus
+case is judged, and the hypothesis search shrinks the first call of each new
+deviation class (:mod:`conformance.findings`), sets the class aside and
+searches on.  The :class:`Checker` records each class once, with its count
+and smallest example; at the end a check with any class raises
+:class:`NonConformance` (the first class's report, one line per other
+class), which the plugin turns into a failure, or an expected failure when a
+known deviation covers every class.  Calls needing a capability feature the
+backend does not support (:mod:`conformance.capabilities`) are counted, not
+judged.  A call that runs past the per-call timeout aborts the check at once
+(:class:`HungCall`, no shrinking: every retry would hang too); the oracle's
+own failures raise :class:`~conformance.runner.OracleError` and are
+reported as oracle errors.
 
 Profiles (:data:`PROFILES`): ``ci`` derandomized, no database, few examples;
 ``dev`` random with a local database (``.hypothesis/plancheck``); ``thorough``
@@ -199,7 +206,7 @@ class Checker:
     shrink: bool = True
     test: str = ""
     inflight: Any = None
-    deviation: Any = None  #: the known deviation (plugin.Deviation) covering this check
+    deviation: Any = None  #: the first known deviation (plugin.Deviation) matching the plan
     xfail: str | None = None  #: set when a failure was turned into an expected failure
     cache_dir: str | None = None  #: where corpus references may be cached on disk
     #: capability features the backend does not support: calls needing one are not judged
