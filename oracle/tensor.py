@@ -37,6 +37,7 @@ import numpy as np
 from . import binary32
 from .dtypes import INT32_MAX, INT32_MIN, DType, SimpleDType
 from .errors import describe, integer_text, shape_text
+from .limits import OracleLimitError, check_operand_extents
 
 __all__ = ["INT32_MAX", "INT32_MIN", "MAX_NDIM", "TENSOR_DTYPES", "Tensor", "unravel_index"]
 
@@ -260,7 +261,14 @@ class Tensor:
         return tuple(int(v) for v in self.values)
 
     def tolist(self) -> Any:
-        """The values as nested lists (a bare value for shape ``()``)."""
+        """The values as nested lists (a bare value for shape ``()``).
+
+        An empty tensor whose non-zero extents span more than
+        ``oracle.limits.MAX_RESULT_ELEMENTS`` positions -- shape (2**40, 0)
+        is 2**40 empty lists -- raises ``OracleLimitError`` instead.
+        """
+        if not self.values:
+            check_operand_extents("Tensor.tolist", 0, self.shape)
         return _nest(list(self.values), self.shape)
 
     def index(self, flat: int) -> tuple[int, ...]:
@@ -293,7 +301,11 @@ class Tensor:
         return hash((self.dtype, self.shape, self.bits()))
 
     def __repr__(self) -> str:
-        return f"Tensor({self.dtype!r}, shape={shape_text(self.shape)}, values={self.tolist()!r})"
+        try:
+            values = repr(self.tolist())
+        except OracleLimitError:
+            values = "[]"  # an empty tensor of a huge shape: no nesting shown
+        return f"Tensor({self.dtype!r}, shape={shape_text(self.shape)}, values={values})"
 
 
 def unravel_index(flat: int, shape: tuple[int, ...]) -> tuple[int, ...]:

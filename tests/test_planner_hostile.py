@@ -204,7 +204,11 @@ def test_tensor_shapes_and_nesting_are_bounded() -> None:
     assert type(error) is ValueError and "deeper than" in str(error)
     error = _error(Tensor, F32, (10**5000,), ())
     assert type(error) is ValueError and len(str(error)) < MESSAGE_LIMIT
-    assert "5001 decimal digits" in repr(Tensor(F32, (10**5000, 0), ()))
+    huge = Tensor(F32, (10**5000, 0), ())
+    assert "5001 decimal digits" in repr(huge)
+    with pytest.raises(OracleLimitError):
+        huge.tolist()
+    assert Tensor(F32, (3, 0), ()).tolist() == [[], [], []]
 
 
 @pytest.mark.parametrize(
