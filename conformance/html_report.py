@@ -42,7 +42,7 @@ from .sanitize import html_text
 
 __all__ = ["FAIL_COLOUR", "render_html", "verdict_of", "write_html"]
 
-#: the background of a FAIL cell (and of a non-conforming verdict), as ``#rrggbb``
+#: the background of a FAIL cell of the per-operation table (and of nothing else), ``#rrggbb``
 FAIL_COLOUR = "#c62828"
 #: repro lines and Python snippets are commands: cut only far beyond any real one
 _COMMAND_LIMIT = 100_000
@@ -82,7 +82,7 @@ word-break:break-all}
 pre.command{user-select:all;background:#fffbe6}
 .verdict{display:inline-block;padding:4px 12px;border-radius:4px;font-weight:700;color:#fff}
 .verdict.ok{background:#2e7d32}.verdict.known{background:#9e6a00}
-.verdict.fail{background:@FAIL@}.verdict.incomplete{background:#555}
+.verdict.fail{background:#7f1d1d}.verdict.incomplete{background:#555}
 dl.facts{display:grid;grid-template-columns:max-content auto;gap:2px 14px;margin:10px 0}
 dl.facts dt{color:#555}dl.facts dd{margin:0}
 .scroll{overflow-x:auto}
@@ -92,7 +92,7 @@ th{background:#eee}td.num{text-align:right;font-variant-numeric:tabular-nums}
 tr.fail td{background:#fdecea}td.status.fail{background:@FAIL@;color:#fff;font-weight:700}
 td.status.ok{color:#1b5e20}td.status.known{background:#fff3cd}
 td.status.oracle{background:#e3e8f0}
-.class{border:1px solid #ccc;border-left:6px solid @FAIL@;padding:4px 12px 10px;margin:12px 0}
+.class{border:1px solid #ccc;border-left:6px solid #e57373;padding:4px 12px 10px;margin:12px 0}
 .class.known{border-left-color:#9e6a00}
 .tag{display:inline-block;padding:0 6px;border-radius:3px;background:#eee;margin-left:6px;
 font-size:12px;font-weight:400}
