@@ -29,7 +29,7 @@ from . import binary32, errors
 from .dtypes import DType, SimpleDType
 from .expectation import Bounded, Conformance, Expectation
 from .facts import Family
-from .limits import check_operand_extents, check_size
+from .limits import OracleLimitError, check_operand_extents, check_size
 from .operations import BUILTIN_FACTS, BUILTIN_OPERATIONS
 from .plan import Accumulation, Arithmetic, OperandRole, OperationPlan
 from .planner import OperationExecutionOptions, get_operation, resolve_operation_plan
@@ -260,6 +260,8 @@ def expected(
         result, exact_points = _evaluate_elementwise(reference, plan, materialised)
     except SPECIFIED_ERRORS as error:
         return Expectation(operation, plan, args, error=error)
+    except OracleLimitError:
+        raise
     except Exception as error:
         foreign = _foreign_argument(args)
         if foreign is None:
@@ -271,16 +273,17 @@ def expected(
 
 
 #: The argument types the oracle knows how to read (non-dtype parameters,
-#: weak scalars and tensors); anything else is the caller's own object.
-_KNOWN_TYPES = (Tensor, bool, int, float, str, type(None), Fraction, np.integer, np.floating)
-_KNOWN_TYPES += (np.bool_,)
+#: weak scalars and tensors), exactly or as base classes; anything else is the
+#: caller's own object.
+_KNOWN_TYPES = frozenset({bool, int, float, str, type(None), Fraction})
+_KNOWN_BASES = (Tensor, np.integer, np.floating, np.bool_)
 
 
-def _is_known(value: object) -> bool:
+def _is_known(value: object, depth: int = 0) -> bool:
     kind = type(value)  # never the object's own __class__
     if kind in (tuple, list):
-        return all(_is_known(item) for item in value)  # type: ignore[attr-defined]
-    return kind in _KNOWN_TYPES or any(issubclass(kind, k) for k in _KNOWN_TYPES[-3:])
+        return depth < 8 and all(_is_known(item, depth + 1) for item in value)  # type: ignore[attr-defined]
+    return kind in _KNOWN_TYPES or issubclass(kind, _KNOWN_BASES)
 
 
 def _is_tensor(value: object) -> bool:

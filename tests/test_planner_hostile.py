@@ -275,3 +275,16 @@ def test_a_huge_operand_list_gives_a_short_message() -> None:
     error = _error(resolve_operation_plan, "add", *([F32] * 100_000))
     assert type(error) is TypeError and "100000 operands in all" in str(error)
     assert len(str(error)) < MESSAGE_LIMIT
+
+
+class PlainInt(int):
+    """An int subclass that behaves: a type the oracle does not know, but readable."""
+
+
+def test_the_size_limit_wins_over_a_foreign_but_readable_argument() -> None:
+    data = Tensor(F32, (1, 2**12), (0.0,) * 2**12)
+    indices = Tensor(I32, (2**11,), (0,) * 2**11)
+    with pytest.raises(OracleLimitError):
+        expected("gather", data, indices, PlainInt(0))
+    small = expected("gather", Tensor(F32, (2,), (1.0, 2.0)), Tensor(I32, (1,), (1,)), PlainInt(0))
+    assert small.result is not None and small.result.values == (2.0,)
