@@ -66,6 +66,7 @@ _TABLE_COLUMNS = (
     ("fail", "failed", True),
     ("corpus", "corpus_cases", True),
     ("max ULP", "max_ulp", True),
+    ("deviation classes", "classes", False),
     ("result", "status", False),
 )
 #: one colour per operation in the ULP plot (cycled)
@@ -222,20 +223,39 @@ def _header(document: Mapping[str, Any], verdict: str, tone: str) -> list[str]:
     return lines
 
 
-def _operation_table(backend: str, rows: Mapping[str, Any], total: Mapping[str, Any]) -> list[str]:
+def _class_cell(classes: Sequence[tuple[int, Mapping[str, Any]]]) -> str:
+    """``2 new, 1 known``, linked to the operation's first class block."""
+    if not classes:
+        return ""
+    new = sum(1 for _, c in classes if c.get("known") is None)
+    parts = [f"{new} new"] if new else []
+    parts += [f"{len(classes) - new} known"] if len(classes) > new else []
+    return f'<a href="#class-{classes[0][0]}">{", ".join(parts)}</a>'
+
+
+def _operation_table(
+    rows: Mapping[str, Any],
+    total: Mapping[str, Any],
+    classes: Sequence[tuple[int, Mapping[str, Any]]],
+) -> list[str]:
+    """The per-operation table of one backend, *classes* being its numbered classes."""
     head = "".join(f"<th>{title}</th>" for title, _, _ in _TABLE_COLUMNS)
     lines = ['<div class="scroll"><table class="operations">', f"<tr>{head}</tr>"]
     for operation, row in sorted(rows.items()):
-        row = {**_mapping(row), "operation": operation}
-        status = str(row.get("status", ""))
-        tone = _STATUS_CLASS.get(status, "fail")
+        row = _mapping(row)
+        tone = _STATUS_CLASS.get(str(row.get("status", "")), "fail")
         cells = []
         for _, key, numeric in _TABLE_COLUMNS:
             value = row.get(key)
             if key == "operation":
-                cells.append(f"<td><code>{_t(value)}</code></td>")
+                cells.append(f"<td><code>{_t(operation)}</code></td>")
             elif key == "status":
                 cells.append(f'<td class="status {tone}">{_t(value)}</td>')
+            elif key == "classes":
+                mine = [(i, c) for i, c in classes if c.get("operation") == operation]
+                cells.append(f"<td>{_class_cell(mine)}</td>")
+            elif key == "corpus_cases" and not value:
+                cells.append('<td class="num">-</td>')
             elif key == "corpus_cases" and row.get("corpus_failed"):
                 cells.append(
                     f'<td class="num">{_count(value)} ({_count(row["corpus_failed"])} bad)</td>'
@@ -397,8 +417,15 @@ def _heat_colour(hits: int, most: int) -> str:
     return f"#{r:02x}{g:02x}{b:02x}"
 
 
-def _heatmap(matrix: Mapping[str, Any]) -> list[str]:
-    """An SVG heat map of a :meth:`CoverageMatrix.as_dict` document."""
+def _heatmap(matrix: Mapping[str, Any], missing: Iterable[str] | None) -> list[str]:
+    """An SVG heat map of a :meth:`CoverageMatrix.as_dict` document.
+
+    *missing* is the summary's list of gaps (``"PLAN: CLASS"``, ``"PLAN: not
+    exercised"``); an applicable class a plan never hit that is not in it was
+    excused (only calls needing an unsupported feature would have hit it).
+    None: every unhit applicable class is a gap.
+    """
+    gaps = None if missing is None else set(map(str, missing))
     rows = [r for r in _sequence(matrix.get("plans")) if isinstance(r, Mapping)]
     groups = _mapping(matrix.get("classes"))
     used = {name for r in rows for name in _sequence(r.get("applicable"))}
@@ -426,9 +453,12 @@ def _heatmap(matrix: Mapping[str, Any]) -> list[str]:
     for i, row in enumerate(rows):
         y = top + _CELL * i
         plan = str(row.get("plan", ""))
+        calls = row.get("calls")
         svg.append(
-            f'<text x="{left - 6:.0f}" y="{y + _CELL - 2}" text-anchor="end">{_t(plan)}</text>'
+            f'<text x="{left - 6:.0f}" y="{y + _CELL - 2}" text-anchor="end">{_t(plan)}'
+            f"<title>{_t(plan)}: {_count(calls)} calls</title></text>"
         )
+        unexercised = gaps is not None and f"{plan}: not exercised" in gaps
         applicable = set(map(str, _sequence(row.get("applicable"))))
         hits = _mapping(row.get("hits"))
         for j, name in enumerate(columns):
@@ -439,8 +469,10 @@ def _heatmap(matrix: Mapping[str, Any]) -> list[str]:
                 fill, label = "#f4f4f4", "not applicable"
             elif n:
                 fill, label = _heat_colour(n, most), _plural(n, "call")
-            else:
+            elif gaps is None or unexercised or f"{plan}: {name}" in gaps:
                 fill, label = "#ff9800", "MISSING: applicable, never hit"
+            else:
+                fill, label = "#b39ddb", "not judged: needs an unsupported feature"
             svg.append(
                 f'<rect x="{x:.0f}" y="{y}" width="{_CELL - 1}" height="{_CELL - 1}" fill="{fill}">'
                 f"<title>{_t(plan)} x {_t(name)}: {label}</title></rect>"
@@ -448,7 +480,8 @@ def _heatmap(matrix: Mapping[str, Any]) -> list[str]:
     svg.append("</svg>")
     legend = (
         '<p class="note">cell colour: calls that hit the class, light to dark blue on a log '
-        f"scale up to {most:,}; orange: applicable but never hit; grey: not applicable. "
+        f"scale up to {most:,}; orange: applicable but never hit (a gap); violet: not "
+        "judged, only calls needing an unsupported feature hit it; grey: not applicable. "
         "Hover a cell for its count.</p>"
     )
     return ['<div class="scroll">', *svg, "</div>", legend]
@@ -473,7 +506,7 @@ def _coverage(summary: Mapping[str, Any]) -> list[str]:
         lines.append("</ul>")
     matrix = _mapping(summary.get("matrix"))
     if matrix:
-        lines += _heatmap(matrix)
+        lines += _heatmap(matrix, summary.get("missing"))
     else:
         lines.append(
             '<p class="note">This report carries the coverage summary only, not the calls '
@@ -636,15 +669,14 @@ def _backend_section(document: Mapping[str, Any], backend: str, number: int) -> 
     rows = _mapping(_mapping(document.get("table")).get(backend))
     lines = [f'<section class="backend" id="backend-{number}">',
              f"<h2>Backend <code>{_t(backend)}</code></h2>"]  # fmt: skip
-    lines += _operation_table(
-        backend, rows, _mapping(_mapping(document.get("totals")).get(backend))
-    )
-    lines += _not_supported(_mapping(_mapping(document.get("not_supported")).get(backend)))
     classes = [
         (i, c)
         for i, c in enumerate(_sequence(document.get("deviation_classes")))
         if isinstance(c, Mapping) and c.get("backend") == backend
     ]
+    totals = _mapping(_mapping(document.get("totals")).get(backend))
+    lines += _operation_table(rows, totals, classes)
+    lines += _not_supported(_mapping(_mapping(document.get("not_supported")).get(backend)))
     if classes:
         lines += _class_lines(classes)
         for index, entry in classes:

@@ -122,7 +122,8 @@ def runs(tmp_path_factory) -> dict[str, dict[str, Any]]:
         "mixed": _run(folder, "mixed", "--backend", "numpy-native", "--backend",
                       "hostile:Hostile", "--op", "exp"),
         "known": _run(folder, "known", "--backend", "cpu", "--backend", FAULTY, "--op", "floor",
-                      "--unsupported", "zero-size", "--xfail", str(folder / "known.xfail")),
+                      "--unsupported", "zero-size", "--xfail", str(folder / "known.xfail"),
+                      "--", "-p", "matrix_field"),
         "conforming": _run(folder, "conforming", "--backend", "cpu", "--op", "neg"),
     }  # fmt: skip
 
@@ -247,6 +248,11 @@ def test_operation_table_colours_fail_rows(runs):
     assert {row["status"] for row in rows.values()} == {"FAIL"}
     assert len(page.all("td", "fail")) == len(rows)
     assert FAIL_COLOUR in text
+    # each operation's row links to its first class block; the class list links to each
+    operations = {c["operation"] for c in document["deviation_classes"]}
+    links = [a["href"] for a in page.all("a")]
+    assert len(links) == len(document["deviation_classes"]) + len(operations)
+    assert all(page.ids.get(link[1:]) == 1 for link in links)
     _, conforming = _page(runs["known"])
     assert conforming.all("td", "fail") == []
     assert len(conforming.all("td", "known")) == 1  # the faulty floor, known deviation
@@ -300,13 +306,26 @@ def test_coverage_heat_map_shows_every_plan_and_class_count(runs):
     assert not [t for t in titles if "MISSING" in t]  # the run's coverage is complete
 
 
-def test_heat_map_marks_an_unhit_pair(runs):
+def test_heat_map_marks_an_unhit_pair_as_a_gap(runs):
     document = copy.deepcopy(runs["faulty"])
-    row = document["coverage"][FAULTY]["matrix"]["plans"][0]
+    summary = document["coverage"][FAULTY]
+    row = summary["matrix"]["plans"][0]
     name = next(iter(row["hits"]))
     del row["hits"][name]
+    summary["missing"].append(f"{row['plan']}: {name}")
     _, page = _page(document)
     assert f"{row['plan']} x {name}: MISSING: applicable, never hit" in page.titles
+
+
+def test_heat_map_tells_unsupported_pairs_from_gaps(runs):
+    document = runs["known"]  # --unsupported zero-size: floor's empty shapes are not judged
+    _, page = _page(document)
+    assert len(page.all("svg", "heatmap")) == 2
+    excused = [t for t in page.titles if t.endswith("not judged: needs an unsupported feature")]
+    expected = sum(s["pairs_not_supported"] for s in document["coverage"].values())
+    assert expected == 2 and len(excused) == expected
+    assert all(" x SHAPE_EMPTY: " in t for t in excused)
+    assert not [t for t in page.titles if "MISSING" in t]
 
 
 def test_document_without_the_matrix_says_why_there_is_no_heat_map(runs):
