@@ -146,27 +146,42 @@ def _sequence(value: object) -> Sequence[Any]:
 def verdict_of(document: Mapping[str, Any]) -> tuple[str, str]:
     """``(text, tone)`` of the run: tone is ``ok``, ``known``, ``fail`` or ``incomplete``.
 
-    An unfinished document (``complete`` false) is ``INCOMPLETE`` whatever it
-    found so far; new (not known) deviation classes make ``N deviation
-    classes``; a run the document calls non-conforming without any class (a
-    crash, a coverage gap) is ``not conforming``; known classes alone make
-    ``conforms except N known deviation classes``.
+    * an unfinished document (``complete`` false: still running, interrupted)
+      is ``INCOMPLETE`` whatever it found so far;
+    * new (not known) deviation classes make ``N deviation classes``;
+    * a finished run without a verdict on the backend (only oracle errors, a
+      pytest error) is ``INCOMPLETE`` with the document's ``result``;
+    * a run the document calls non-conforming without any class (a crash or a
+      timeout outside the classes, a coverage gap) is ``not conforming: why``;
+    * known classes alone make ``conforms except N known deviation classes``.
     """
     classes = [c for c in _sequence(document.get("deviation_classes")) if isinstance(c, Mapping)]
     new = sum(1 for c in classes if c.get("known") is None)
     known = len(classes) - new
-    also_known = f" (and {known} known)" if known else ""
+    result = str(document.get("result", ""))
     if not document.get("complete"):
         found = f": {_plural(new, 'deviation class')} so far" if new else ""
         return f"INCOMPLETE{found}", "incomplete"
     if new:
-        return f"{_plural(new, 'deviation class')}{also_known}", "fail"
-    result = str(document.get("result", ""))
-    if result != "conforms":
-        return f"not conforming ({result})" if result else "not conforming", "fail"
-    if known:
-        return f"conforms except {_plural(known, 'known deviation class')}", "known"
-    return "conforms", "ok"
+        return _plural(new, "deviation class") + (f" (and {known} known)" if known else ""), "fail"
+    if result == "conforms":
+        if known:
+            return f"conforms except {_plural(known, 'known deviation class')}", "known"
+        return "conforms", "ok"
+    if not result.startswith("not conforming"):
+        return f"INCOMPLETE ({result or 'no result'})", "incomplete"
+    reasons = []
+    statuses = {
+        str(_mapping(row).get("status"))
+        for rows in _mapping(document.get("table")).values()
+        for row in _mapping(rows).values()
+    }
+    reasons += sorted(statuses & {"FAIL", "TIMEOUT", "CRASH"})
+    if any(
+        _sequence(_mapping(s).get("missing")) for s in _mapping(document.get("coverage")).values()
+    ):
+        reasons.append("coverage gaps")
+    return f"not conforming: {', '.join(reasons) or result}", "fail"
 
 
 # ---------------------------------------------------------------------------
@@ -456,7 +471,8 @@ def _heatmap(matrix: Mapping[str, Any], missing: Iterable[str] | None) -> list[s
         calls = row.get("calls")
         svg.append(
             f'<text x="{left - 6:.0f}" y="{y + _CELL - 2}" text-anchor="end">{_t(plan)}'
-            f"<title>{_t(plan)}: {_count(calls)} calls</title></text>"
+            f"<title>{_t(plan)}: {_plural(calls, 'call') if isinstance(calls, int) else ''}"
+            "</title></text>"
         )
         unexercised = gaps is not None and f"{plan}: not exercised" in gaps
         applicable = set(map(str, _sequence(row.get("applicable"))))

@@ -266,6 +266,15 @@ def test_header_verdicts(runs):
     assert verdict_of(runs["conforming"]) == ("conforms", "ok")
     unfinished = dict(faulty, complete=False, result="running")
     assert verdict_of(unfinished) == (f"INCOMPLETE: {count} deviation classes so far", "incomplete")
+    # finished without a verdict on the backend, and non-conforming without a class
+    conforming = runs["conforming"]
+    assert verdict_of(dict(conforming, result="oracle errors")) == (
+        "INCOMPLETE (oracle errors)", "incomplete"
+    )  # fmt: skip
+    gap = copy.deepcopy(conforming)
+    gap["result"] = "not conforming"
+    gap["coverage"]["cpu"]["missing"] = ["neg(Float32) bit_copy -> Float32: NEGATIVE_ZERO"]
+    assert verdict_of(gap) == ("not conforming: coverage gaps", "fail")
     _, page = _page(runs["known"])
     (badge,) = page.all("span", "verdict")
     assert "known" in badge["class"]
