@@ -73,9 +73,28 @@ def _axes(call: Call) -> list[int]:
     return [axis] if isinstance(axis, int) else []
 
 
+def _conv_output_empty(call: Call) -> bool:
+    """Whether a convolution's result has a spatial extent of 0 (its window does not
+    fit the dilated, padded input) although no argument is empty."""
+    operands, parameters = split_arguments(call.operation, call.args)
+    lhs, rhs = operands[0], operands[1]
+    try:
+        for i, (low, high) in enumerate(parameters["padding"]):
+            extent = lhs.shape[2 + i]
+            dilated = (extent - 1) * parameters["lhs_dilation"][i] + 1 if extent else 0
+            window = (rhs.shape[2 + i] - 1) * parameters["rhs_dilation"][i] + 1
+            if dilated + low + high < window:
+                return True
+    except (TypeError, IndexError, KeyError, AttributeError):
+        return False  # a malformed call: the planner or the backend rejects it
+    return False
+
+
 def _zero_size(call: Call) -> bool:
     if any(0 in t.shape for t in _tensors(call)):
         return True
+    if call.family is Family.CONV:
+        return _conv_output_empty(call)
     return call.family is Family.TOPK and _explicit_parameters(call).get("k") == 0
 
 
@@ -119,7 +138,11 @@ def _conv(name: str, test: Callable[[Any], bool]) -> Callable[[Call], bool]:
 #: feature name -> (what it means, whether a call needs it).  The order is the
 #: order of priority when one failing call needs several.
 FEATURES: dict[str, tuple[str, Callable[[Call], bool]]] = {
-    "zero-size": ("a tensor with a dimension of size 0 (or top-k with k=0)", _zero_size),
+    "zero-size": (
+        "a tensor argument or result with a dimension of size 0 (top-k with k=0, a "
+        "convolution whose window does not fit)",
+        _zero_size,
+    ),
     "rank-0": ("a 0-d tensor argument", _rank_0),
     "broadcasting": ("tensor operands of different shapes that broadcast", _broadcasting),
     "negative-axis": ("a negative axis argument", lambda call: any(a < 0 for a in _axes(call))),

@@ -69,6 +69,12 @@ def test_features_are_derived_from_the_call():
         assert "signalling-nan" in features_of(_call("neg", signalling))
     assert "negative-axis" in features_of(_call("cumsum", _f32((2,), (1.0, 2.0)), -1))
     assert "negative-axis" not in features_of(_call("cumsum", _f32((2,), (1.0, 2.0)), 0))
+    # a convolution whose window does not fit its input has an empty result
+    lhs, rhs = _f32((1, 1, 1), (2.0,)), _f32((1, 1, 2), (1.0, 1.0))
+    empty = _call("conv_general", lhs, rhs, (1,), ((0, 0),), (1,), (1,), 1)
+    assert "zero-size" in features_of(empty)
+    fits = _call("conv_general", lhs, rhs, (1,), ((1, 0),), (1,), (1,), 1)
+    assert "zero-size" not in features_of(fits)
 
 
 def test_an_unknown_feature_is_a_usage_error_listing_the_vocabulary(capsys):
