@@ -283,6 +283,17 @@ def test_header_verdicts(runs):
         assert fact in plain
 
 
+def test_unfinished_run_renders_as_incomplete_without_coverage(runs):
+    # what the report file holds while a run goes on: no coverage summary yet
+    document = dict(runs["faulty"], complete=False, result="running", coverage={})
+    _, page = _page(document)
+    (badge,) = page.all("span", "verdict")
+    assert "incomplete" in badge["class"]
+    assert "INCOMPLETE" in page.plain and "no coverage data" in page.plain
+    assert page.all("svg", "heatmap") == []
+    assert len(page.all("section", "class")) == len(document["deviation_classes"])
+
+
 def test_version_and_seed_are_shown_when_the_document_has_them(runs):
     document = dict(runs["conforming"], plancheck_version="9.8.7", seed=123456789)
     _, page = _page(document)
@@ -353,7 +364,8 @@ def test_ulp_plot_has_one_point_per_listed_mismatching_element(runs):
             for m in example["mismatches"]:
                 if m["ulp"]:
                     expected.add((example["plan"], m["inputs"], m["expected_bits"], m["ulp"]))
-    assert expected  # numpy's float32 exp is 1-2 ULP off somewhere
+    if not expected:  # numpy's float32 exp is 1-2 ULP off somewhere, on every CPU seen so far
+        pytest.skip("numpy's float32 exp rounded every input correctly here: no ULP data")
     _, page = _page(document)
     assert len(page.all("svg", "ulp-plot")) == 1  # numpy-native only: the hostile one has no data
     points = [t for t in page.titles if t.startswith("exp: ")]
