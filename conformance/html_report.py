@@ -77,7 +77,8 @@ body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1280px;padding:
 color:#1b1b1b;background:#fff}
 h1{font-size:22px;margin:18px 0 6px}h2{font-size:19px;margin:28px 0 8px;
 border-bottom:2px solid #ddd}h3{font-size:16px;margin:18px 0 6px}
-code,pre{font:12.5px/1.4 ui-monospace,monospace}
+code,pre{font:12.5px/1.4 ui-monospace,monospace}h3 code{font-size:15px}
+dd code,td code{overflow-wrap:anywhere}
 pre{background:#f6f6f6;border:1px solid #ddd;padding:6px 8px;margin:4px 0;white-space:pre-wrap;
 word-break:break-all}
 pre.command{user-select:all;background:#fffbe6}
