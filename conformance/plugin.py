@@ -48,6 +48,7 @@ a hang.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -522,6 +523,7 @@ class PlancheckState:
         self._inflight_fd: int | None = None
         self._watchdog: Any = None
         self._current: dict[str, Any] | None = None
+        self._current_call: Any = None
         inflight_dir = workerinput.get("plancheck_inflight") if workerinput else None
         if inflight_dir:
             path = os.path.join(inflight_dir, f"{self.worker_id}.json")
@@ -649,10 +651,15 @@ class PlancheckState:
             return
         from .report import encode_call
 
-        try:
-            self._current = {"test": test, "call": encode_call(call)}
-        except TypeError:
-            self._current = {"test": test, "call": None, "note": call.note}
+        self._current_call = call
+        size = sum(getattr(a, "size", 0) for a in call.args)
+        if size > INFLIGHT_ELEMENTS:  # a corpus chunk: its note says which cases
+            self._current = {"test": test, "call": None, "note": call.note, "large": True}
+        else:
+            try:
+                self._current = {"test": test, "call": encode_call(call)}
+            except TypeError:
+                self._current = {"test": test, "call": None, "note": call.note}
         self._current.update(armed=time.time(), pid=os.getpid())
         if self._inflight_fd is not None:
             self._write_inflight(self._current)
@@ -677,11 +684,18 @@ class PlancheckState:
         import sys
 
         current = dict(self._current or {}, hang=True)
+        if current.get("large") and self._current_call is not None:
+            from .report import encode_call
+
+            with contextlib.suppress(TypeError):  # encoded only now (see INFLIGHT_ELEMENTS)
+                current["call"] = encode_call(self._current_call)
         if self._inflight_fd is not None:
             self._write_inflight(current)
             os._exit(HANG_EXIT)
         case = self.case_of(current.get("test", ""))
-        record = self._hang_record(current.get("test", ""), case, current.get("call"))
+        record = self._hang_record(
+            current.get("test", ""), case, current.get("call"), current.get("note", "")
+        )
         self.table.add(record, "failed")
         self.finished += 1
         self.failures.extend(record["failures"])
@@ -795,7 +809,9 @@ class PlancheckState:
                 return  # xdist's controller: the workers collect
             self._collected_ids(item.nodeid for item in session.items)
 
-    def _hang_record(self, test: str, case: Case | None, call_data: Any) -> dict[str, Any]:
+    def _hang_record(
+        self, test: str, case: Case | None, call_data: Any, note: str = ""
+    ) -> dict[str, Any]:
         """The record of a test item whose call the watchdog cut."""
         from .report import FailureReport
 
@@ -813,6 +829,7 @@ class PlancheckState:
             f"{self.timeout:g} s, ended after {limit:g} s)",
             test=test,
         )
+        failure.note = f"the call the watchdog cut: {note}" if note else ""
         _describe_call(failure, call_data, label, "the call the watchdog cut")
         example = failure.as_dict()
         return {
@@ -843,7 +860,7 @@ class PlancheckState:
             except (OSError, ValueError):
                 call_data, data = None, {}
         if data.get("hang"):
-            report.plancheck = self._hang_record(crashitem, case, call_data)
+            report.plancheck = self._hang_record(crashitem, case, call_data, data.get("note", ""))
             return
         label = case.label if case else "?"
         failure = FailureReport(
@@ -858,6 +875,8 @@ class PlancheckState:
         )
         if call_data is not None:
             _describe_call(failure, call_data, label, "the call the worker had started")
+        elif data.get("note"):
+            failure.note = f"the call the worker had started: {data['note']}"
         else:
             failure.note = "the worker died outside a backend call (or before its first one)"
         report.plancheck = {
@@ -1155,6 +1174,10 @@ class PlancheckState:
 
 #: the exit status of an xdist worker the watchdog ended (the controller reports a hang)
 HANG_EXIT = 75
+#: a call with more tensor elements than this (a corpus chunk) is written to the in-flight
+#: file by its note only (encoding 4096 elements per chunk would cost more than the call);
+#: a hang the worker's own watchdog sees still gets its full repro
+INFLIGHT_ELEMENTS = 256
 
 
 def watchdog_limit(timeout: float) -> float:
