@@ -422,7 +422,10 @@ def run_check(checker: Any, check: Any) -> None:
     except Exception as error:
         failures = [m for m in _group_members(error) if isinstance(m, NonConformance)]
         if not failures:
+            import traceback
+
             checker.status = "error"
+            checker.error_text = "".join(traceback.format_exception(error))[-4000:]
             raise
         checker.status = "failed"
         checker.failed += 1
@@ -730,6 +733,8 @@ class PlancheckState:
         if checker is not None and call.when == "call":
             record = checker.record()
             record["xfail"] = getattr(checker, "xfail", None)
+            if getattr(checker, "error_text", None):
+                record["error_text"] = checker.error_text
             # as JSON text: pytest-xdist's channel (execnet) cannot carry every Python
             # value a record holds, e.g. a weak int below -2**31 such as -(2**64)
             report.plancheck = json.dumps(record)
@@ -921,6 +926,8 @@ class PlancheckState:
             outcome = report.outcome
         self.table.add(record, outcome)
         self.finished += 1
+        if record.get("status") == "error" and record.get("error_text"):
+            self.errors.append(f"{report.nodeid}: {record['error_text']}")
         failures = record.get("failures", [])
         for entry in record.get("classes", []):
             entry = dict(entry, known=self.known_reason(
@@ -1156,6 +1163,10 @@ class PlancheckState:
                 f"plancheck: {examples} examples and {cases} corpus cases in {elapsed:.1f} s "
                 f"({examples / max(elapsed, 1e-9):.0f} examples/s), profile {self.profile.name}"
             )
+        for error in self.errors[:3]:  # plancheck's own failures (pytest runs with --tb=no)
+            write(f"plancheck INTERNAL ERROR (please report it): {error}")
+        if len(self.errors) > 3:
+            write(f"... {len(self.errors) - 3} more internal errors in the report file")
         oracle_title = "oracle errors (not the backend's fault)"
         for title, entries in (("crashes", self.crashes), (oracle_title, self.oracle_errors)):
             if entries:

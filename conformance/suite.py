@@ -213,6 +213,8 @@ class Checker:
     unsupported: frozenset[str] = frozenset()
     #: ``known(finding) -> reason | None``: the known deviation covering a finding
     known: Callable[[Finding], str | None] | None = None
+    #: the traceback of plancheck's own failure inside the check (the plugin reports it)
+    error_text: str = ""
     #: statistics
     examples: int = 0
     passed: int = 0

@@ -338,6 +338,40 @@ def pytest_unconfigure(config):
     assert data["oracle_errors"][0]["problem"] == "oracle error"
 
 
+def test_an_internal_error_is_shown_even_without_tracebacks(outside):
+    """``plancheck run`` passes --tb=no: plancheck's own failures still show, with their
+    traceback, in the summary and the report."""
+    outside.makeconftest(
+        """
+import conformance.suite as suite
+
+_saved = suite.check_boundary
+
+
+def _broken(checker):
+    raise RuntimeError("an internal plancheck bug")
+
+
+def pytest_configure(config):
+    suite.check_boundary = _broken
+
+
+def pytest_unconfigure(config):
+    suite.check_boundary = _saved
+"""
+    )
+    report = outside.path / "out.json"
+    result = outside.runpytest(
+        "-p", "no:cacheprovider", "--tb=no", "--plancheck-backend", "cpu",
+        "--plancheck-op", "neg", "--plancheck-report", str(report),
+    )  # fmt: skip
+    out = result.stdout.str()
+    assert "plancheck INTERNAL ERROR (please report it)" in out
+    assert "RuntimeError: an internal plancheck bug" in out
+    (error,) = _report(report)["errors"]
+    assert "test_boundary_examples" in error and "an internal plancheck bug" in error
+
+
 def test_a_crashing_worker_is_reported_and_the_run_goes_on(outside):
     report = outside.path / "out.json"
     result = outside.runpytest_subprocess(
