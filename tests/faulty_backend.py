@@ -48,6 +48,10 @@ class Faithful:
         return self._cpu.execute(operation, *args, **options)
 
 
+def _same_shape(argument: Any, result: Any) -> bool:
+    return isinstance(argument, np.ndarray) and argument.shape == result.shape
+
+
 class SizeZeroRefusing(Faithful):
     """Refuses size-0 tensors; floor, exp and sqrt carry one fault each."""
 
@@ -64,8 +68,6 @@ class SizeZeroRefusing(Faithful):
         elif operation == "exp" and isinstance(args[0], np.ndarray):
             with np.errstate(all="warn"):
                 np.exp(args[0])  # numpy's default error handling: warns on overflow
-        elif operation == "sqrt" and isinstance(args[0], np.ndarray) and args[0].shape == (
-            result.shape
-        ):
+        elif operation == "sqrt" and _same_shape(args[0], result):
             args[0][...] = result  # overwrites the caller's input
         return result
