@@ -8,6 +8,7 @@ the sign of zero, exp warns on overflow, sqrt overwrites its input).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -144,7 +145,12 @@ class _TwoFaults:
 @pytest.mark.parametrize("check", [check_boundary, check_generated], ids=["boundary", "generated"])
 def test_a_check_keeps_looking_after_the_first_class(check):
     plan = next(p for p in resolvable_plans() if p.operation == "floor")
-    checker = Checker(_TwoFaults(), "two", plan, "x", PROFILES["ci"])
+    # A derandomized search is reproducible for one process, but hypothesis
+    # also draws constants from the modules loaded (so a full-suite worker
+    # generates other examples than a lone run): a budget of 300 examples a
+    # pass makes meeting a NaN input certain either way.
+    profile = dataclasses.replace(PROFILES["ci"], max_examples=300)
+    checker = Checker(_TwoFaults(), "two", plan, "x", profile)
     with pytest.raises(NonConformance) as failure:
         check(checker)
     classes = {e["class"] for e in checker.classes.values()}
