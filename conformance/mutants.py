@@ -9,6 +9,12 @@ attribute, so it is a backend reference like any other::
 
     plancheck run --backend conformance.mutants:mul_round_toward_zero
 
+The faults whose trigger is a class of the *result* (flush-to-zero of
+subnormal results, overflow or saturation one step early, same-sign zero
+extrema, Int32 results at the edge refused) live in
+:mod:`conformance.result_mutants`, which registers them here: the catalogue
+is both modules together.
+
 ``tests/test_mutants.py`` proves that the ``ci`` profile of the shipped suite
 kills every one of them (running only the checks of the mutant's operations),
 and ``python -m conformance.mutants`` prints the table of which check and
@@ -1092,11 +1098,13 @@ def kill(name: str, profile: str = "ci") -> dict[str, Any]:
 
     Returns ``{"mutant", "operations", "killed", "check", "plan", "classes",
     "example", "problem"}`` -- *check* is the first check that failed
-    (boundary, corpus, invalid, generated) and *classes* the boundary classes
-    of the failing call.
+    (boundary, corpus, invalid, generated), *classes* the input classes of
+    the failing call and *result_classes* the result classes of its expected
+    value.
     """
     from oracle import resolvable_plans
 
+    from .result_classes import result_classes_hit
     from .suite import CHECKS, PROFILES, Checker, HungCall, NonConformance, applies
 
     mutant = MUTANTS[name]
@@ -1112,6 +1120,7 @@ def kill(name: str, profile: str = "ci") -> dict[str, Any]:
             except (NonConformance, HungCall) as failure:
                 call = checker.killing_call
                 classes = sorted(c.name for c in call.classes) if call is not None else []
+                results = sorted(c.name for c in result_classes_hit(call)) if call else []
                 report = failure.report
                 return {
                     "mutant": name,
@@ -1121,6 +1130,7 @@ def kill(name: str, profile: str = "ci") -> dict[str, Any]:
                     "check": kind,
                     "plan": plan.describe(),
                     "classes": classes,
+                    "result_classes": results,
                     "note": call.note if call is not None else "",
                     "problem": report.problem,
                     "rule": report.rule,
@@ -1136,7 +1146,7 @@ def kill(name: str, profile: str = "ci") -> dict[str, Any]:
 
 
 def markdown_table(results: list[dict[str, Any]]) -> str:
-    """``docs/mutants.md``: which check and which boundary classes killed each mutant."""
+    """``docs/mutants.md``: which check and which classes killed each mutant."""
     killed = sum(1 for r in results if r["killed"])
     lines = [
         "# Mutants: the suite's detection power",
@@ -1145,8 +1155,9 @@ def markdown_table(results: list[dict[str, Any]]) -> str:
         "`tests/test_mutants.py` checks that every mutant is killed and listed here).",
         "Each mutant is the CPU backend with one realistic fault (`conformance/mutants.py`).",
         "The checks run in the order boundary examples, corpus, invalid calls, generated",
-        "calls; *killed by* is the first that failed, with the failing call's boundary",
-        "classes (for a corpus kill, the classes of the single failing case).",
+        "calls; *killed by* is the first that failed, with the failing call's input",
+        "classes (for a corpus kill, the classes of the single failing case) and the",
+        "result classes of its expected value (after `result:`).",
         "",
         f"{killed} of {len(results)} mutants killed by the `ci` profile"
         + (
@@ -1174,6 +1185,8 @@ def markdown_table(results: list[dict[str, Any]]) -> str:
             )
             continue
         classes = ", ".join(r["classes"]) or "-"
+        if r.get("result_classes"):
+            classes += "; result: " + ", ".join(r["result_classes"])
         note = f" ({r['note']})" if r.get("note") else ""
         rule = r["rule"].replace("|", "/")
         lines.append(
@@ -1191,5 +1204,13 @@ def main() -> int:  # pragma: no cover - a generator for docs/mutants.md
     return 0 if survivors <= set(KNOWN_GAPS) else 1
 
 
+# The result-class faults register themselves in MUTANTS (an import cycle that is
+# safe either way round: result_mutants needs only Mutant and MutantBackend).
+from . import result_mutants  # noqa: E402, F401
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    # run as a script, this file is __main__: the catalogue the result mutants
+    # registered in is the importable conformance.mutants
+    from conformance.mutants import main as _main
+
+    sys.exit(_main())

@@ -4,8 +4,10 @@ Each mutant is the CPU backend with one kernel replaced, in the shape of the
 catalogue in :mod:`conformance.mutants` (a :class:`~conformance.mutants.Mutant`
 record and a :class:`~conformance.mutants.MutantBackend` subclass that is an
 attribute of this module, so ``conformance.result_mutants:exp2_flush_subnormal_results``
-is a backend reference).  :data:`RESULT_MUTANTS` maps names to records; the
-catalogue can take them in with ``MUTANTS.update(RESULT_MUTANTS)``.
+is a backend reference).  :data:`RESULT_MUTANTS` maps names to records; each
+one is also registered in the catalogue (:data:`conformance.mutants.MUTANTS`,
+and as an attribute of that module, so ``conformance.mutants:<name>`` names
+the same backend), which imports this module at its end.
 
 The faults (each changes a result the reference semantics fixes):
 
@@ -43,6 +45,7 @@ from backends.cpu import KERNELS
 from oracle import Arithmetic, DType, OperationPlan
 from oracle.dtypes import INT32_MAX, INT32_MIN
 
+from . import mutants as catalogue
 from .mutants import Mutant, MutantBackend
 from .result_classes import ResultClass
 
@@ -80,7 +83,7 @@ TARGETS: dict[str, ResultClass] = {}
 
 
 def _register(name: str, operation: str, fault: str, kernel: Kernel, target: ResultClass) -> None:
-    assert name not in RESULT_MUTANTS, name
+    assert name not in RESULT_MUTANTS and name not in catalogue.MUTANTS, name
     TARGETS[name] = target
     mutant = Mutant(name, (operation,), fault, ((operation, kernel),))
     RESULT_MUTANTS[name] = mutant
@@ -96,6 +99,8 @@ def _register(name: str, operation: str, fault: str, kernel: Kernel, target: Res
         },
     )
     setattr(sys.modules[__name__], name, cls)
+    catalogue.MUTANTS[name] = mutant
+    setattr(catalogue, name, cls)
 
 
 def result_mutant_backend(name: str) -> MutantBackend:

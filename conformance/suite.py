@@ -15,7 +15,9 @@ For each backend x plan of :func:`oracle.resolvable_plans` (restricted with
 
 ``test_boundary_examples`` -> :func:`check_boundary`
     every deterministic call of :func:`conformance.strategies.boundary_examples`
-    (together they hit every applicable boundary class);
+    (together they hit every applicable boundary class), then every witness
+    call of :func:`conformance.witnesses.witness_calls` (together they hit
+    every applicable result class);
 ``test_generated_calls`` -> :func:`check_generated`
     hypothesis search over :func:`conformance.strategies.calls`;
 ``test_invalid_calls`` -> :func:`check_invalid`
@@ -69,6 +71,7 @@ from .calls import Call
 from .capabilities import features_of
 from .findings import Finding, findings_of
 from .report import FailureReport, failure_report, oracle_error_report
+from .result_classes import result_classes_hit
 from .runner import (
     OracleError,
     Outcome,
@@ -80,6 +83,7 @@ from .runner import (
     run_call,
 )
 from .strategies import boundary_examples, calls, invalid_calls
+from .witnesses import witness_calls
 
 __all__ = [
     "CHECKS",
@@ -227,6 +231,8 @@ class Checker:
     status: str = "not run"
     calls: int = 0
     hits: Counter = field(default_factory=Counter)
+    #: result classes (:mod:`conformance.result_classes`) hit by the judged calls
+    result_hits: Counter = field(default_factory=Counter)
     killing_call: Call | None = None
     started: float = field(default_factory=time.perf_counter)
     #: feature -> calls not judged because they need it
@@ -263,13 +269,20 @@ class Checker:
             if self.inflight is not None:
                 self.inflight(self.test, None)
 
-    def _record_coverage(self, call: Call) -> None:
+    def _record_coverage(self, call: Call, outcome: Outcome) -> None:
+        """Count the input classes of *call* and the result classes of its expected value."""
         try:
             classes = call.classes
         except Exception as error:
             raise OracleError(call, error, "conformance.boundaries.classes_hit") from error
+        try:
+            results = result_classes_hit(call, outcome.expectation)
+        except Exception as error:
+            where = "conformance.result_classes.result_classes_hit"
+            raise OracleError(call, error, where) from error
         self.calls += 1
         self.hits.update(c.name for c in classes)
+        self.result_hits.update(c.name for c in results)
 
     def _seen_ulp(self, outcome: Outcome) -> int:
         """The largest ULP distance from the reference in *outcome* (exact and correctly
@@ -322,7 +335,7 @@ class Checker:
         counting = self._counting and call not in self._seen
         if counting:
             self._seen.add(call)
-            self._record_coverage(call)
+            self._record_coverage(call, outcome)
             self.examples += 1
         self.max_ulp = max(self.max_ulp, self._seen_ulp(outcome))
         if outcome.ok:
@@ -444,6 +457,7 @@ class Checker:
             "coverage": {
                 "calls": self.calls,
                 "hits": dict(self.hits),
+                "result_hits": dict(self.result_hits),
                 "skipped": sum(self.not_supported.values()),
                 "skipped_hits": dict(self.skipped_hits),
             },
@@ -462,9 +476,14 @@ def _call_size(call: Call) -> int:
 
 
 def check_boundary(checker: Checker) -> None:
-    """Every boundary example of the plan: all are judged (no stop at a failure),
-    findings are recorded per class; NonConformance at the end if any."""
-    for call in boundary_examples(checker.plan):
+    """Every boundary example of the plan, then every witness call of its result
+    classes: all are judged (no stop at a failure), findings are recorded per
+    class; NonConformance at the end if any."""
+    try:
+        witnesses = witness_calls(checker.plan)
+    except Exception as error:  # missing or damaged witness data: plancheck's own failure
+        raise RuntimeError(f"the witness calls of {checker.plan.describe()}: {error}") from error
+    for call in (*boundary_examples(checker.plan), *witnesses):
         try:
             checker.judge(call)
         except OracleError as error:

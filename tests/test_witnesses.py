@@ -150,10 +150,12 @@ def test_the_mutant_operation_lists_match_the_witness_data():
 def test_result_mutants_merge_into_the_catalogue_and_resolve_as_backends():
     from conformance.mutants import MUTANTS
 
-    assert not set(result_mutants.RESULT_MUTANTS) & set(MUTANTS)
+    assert set(result_mutants.RESULT_MUTANTS) <= set(MUTANTS)
     for name, mutant in result_mutants.RESULT_MUTANTS.items():
-        backend = backends.get(f"conformance.result_mutants:{name}")
-        assert backend.mutant is mutant and backend.name == f"mutant:{name}"
+        assert MUTANTS[name] is mutant
+        for module in ("conformance.result_mutants", "conformance.mutants"):
+            backend = backends.get(f"{module}:{name}")
+            assert backend.mutant is mutant and backend.name == f"mutant:{name}"
 
 
 def _plans_of(operations) -> list:
