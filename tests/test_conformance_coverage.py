@@ -24,6 +24,7 @@ from conformance.boundaries import (
 from conformance.calls import Call, forward_arguments
 from conformance.coverage import CoverageMatrix
 from conformance.strategies import boundary_examples
+from conformance.witnesses import witness_calls
 from oracle import DType, Tensor, binary32, get_operation, resolvable_plans, resolve_operation_plan
 
 B = Boundary
@@ -357,13 +358,18 @@ SAMPLE = _plans(
 )
 
 
+def _ci_calls(plan):
+    """The deterministic calls of the boundary check: boundary examples, then witnesses."""
+    return [*boundary_examples(plan), *witness_calls(plan)]
+
+
 def test_a_complete_run_has_nothing_missing():
     matrix = CoverageMatrix(SAMPLE)
     for plan in SAMPLE:
-        for example in boundary_examples(plan):
+        for example in _ci_calls(plan):
             matrix.record(example)
-    assert matrix.missing() == [] and matrix.complete
-    assert matrix.calls(SAMPLE[0]) == len(boundary_examples(SAMPLE[0]))
+    assert matrix.missing() == [] and matrix.missing_results() == [] and matrix.complete
+    assert matrix.calls(SAMPLE[0]) == len(_ci_calls(SAMPLE[0]))
 
 
 def test_a_withheld_class_and_an_unexercised_plan_are_reported():
@@ -384,10 +390,10 @@ def test_a_withheld_class_and_an_unexercised_plan_are_reported():
 
 def test_merge_json_and_save(tmp_path):
     one, two = CoverageMatrix(SAMPLE), CoverageMatrix(SAMPLE)
-    for example in boundary_examples(SAMPLE[0]):
+    for example in _ci_calls(SAMPLE[0]):
         one.record(example)
     for plan in SAMPLE[1:]:
-        for example in boundary_examples(plan):
+        for example in _ci_calls(plan):
             two.record(example)
     merged = CoverageMatrix(SAMPLE).merge(one).merge(two)
     assert merged.complete
@@ -409,3 +415,66 @@ def test_default_matrix_spans_every_resolvable_plan():
     matrix = CoverageMatrix()
     assert matrix.plans == resolvable_plans()
     assert [plan for plan, cls in matrix.missing()] == list(resolvable_plans())
+
+
+# -- result classes -----------------------------------------------------------------
+
+
+def _checked_matrix(plans) -> CoverageMatrix:
+    """The matrix of the ci profile's boundary check (boundary examples and witness
+    calls) on the CPU backend, assembled from the checkers' records as the plugin does."""
+    import backends
+    from conformance.suite import PROFILES, Checker, check_boundary
+
+    cpu = backends.get("cpu")
+    rows = []
+    for plan in plans:
+        checker = Checker(cpu, "cpu", plan, "boundary", PROFILES["ci"])
+        check_boundary(checker)
+        coverage = checker.record()["coverage"]
+        rows.append(
+            {
+                "plan": plan.describe(),
+                "calls": coverage["calls"],
+                "hits": coverage["hits"],
+                "result_hits": coverage["result_hits"],
+            }
+        )
+    document = {"format": "plancheck-coverage/1", "plans": rows}
+    return CoverageMatrix.from_json(json.dumps(document), plans)
+
+
+def test_the_ci_boundary_check_hits_every_applicable_pair_of_both_kinds():
+    plans = resolvable_plans()
+    matrix = _checked_matrix(plans)
+    assert matrix.missing() == []
+    missing = [f"{plan.describe()}: {cls.name}" for plan, cls in matrix.missing_results()]
+    assert missing == []
+    assert matrix.complete
+    summary = matrix.as_dict()["summary"]
+    assert summary["result_pairs_applicable"] > 500 and summary["result_pairs_missing"] == 0
+
+
+def test_a_withheld_result_class_is_reported():
+    from conformance.result_classes import ResultClass, applicable_result_classes
+
+    exp = resolve_operation_plan("exp", F32)
+    assert ResultClass.SUBNORMAL in applicable_result_classes(exp)
+    matrix = CoverageMatrix([exp])
+    for example in boundary_examples(exp):  # no witness calls: the edges go unhit
+        matrix.record(example)
+    assert matrix.missing() == []
+    unhit = {cls for plan, cls in matrix.missing_results()}
+    assert {ResultClass.OVERFLOW_EDGE_FINITE, ResultClass.OVERFLOW_EDGE_INF} <= unhit
+    assert not matrix.complete
+    text = matrix.to_markdown()
+    assert "result OVERFLOW_EDGE_INF" in text and "## Result classes" in text
+    again = CoverageMatrix.from_json(matrix.to_json(), [exp])
+    assert again.as_dict() == matrix.as_dict()
+    assert again.result_hits(exp) == matrix.result_hits(exp) != {}
+    # a document without result_hits (an older run) hit no result class
+    data = json.loads(matrix.to_json())
+    for row in data["plans"]:
+        del row["result_hits"]
+    older = CoverageMatrix.from_json(json.dumps(data), [exp])
+    assert older.result_hits(exp) == {} and len(older.missing_results()) > len(unhit)
