@@ -10,7 +10,7 @@
     :mod:`conformance.literals`), print the plan, the result with its bit
     patterns and the oracle's verdict.  Exit status 0 when the result
     conforms, 1 when it does not, 2 for a usage error.
-``plancheck run --backend X [--op NAME ...] [--profile P] [--report out.json|out.md]
+``plancheck run --backend X [--op NAME ...] [--profile P] [--report out.json|.md|.html]
 [--workers N]``
     run the conformance suite (:mod:`conformance.suite`) through pytest and
     pytest-xdist, print the conformance table per operation.  Exit status 0
@@ -40,6 +40,8 @@ from oracle.plan_table import format_plan_table
 from oracle.planner import resolvable_plans
 
 from .literals import format_value, parse_argument
+from .options import max_examples as _max_examples
+from .options import seed as _seed
 
 
 def _plans(arguments: argparse.Namespace) -> int:
@@ -130,8 +132,10 @@ def _workers(text: str) -> str:
 
 
 class _RunObserver:
-    """Collects the plugin's verdict at the end of a ``plancheck run`` session."""
+    """Collects the plugin's verdict at the end of a ``plancheck run`` session (and
+    tells the plugin to name options as ``plancheck run`` spells them)."""
 
+    plancheck_cli = True
     result: str | None = None
 
     def pytest_unconfigure(self, config: Any) -> None:
@@ -139,6 +143,23 @@ class _RunObserver:
 
         state = state_of(config)
         self.result = state.result if state is not None else None
+
+
+#: the report formats, by file suffix
+REPORT_SUFFIXES = (".json", ".md", ".html")
+
+
+def _report_problem(path: str) -> str | None:
+    """Why ``--report PATH`` cannot be written, or None (checked before the run; no
+    directory is created)."""
+    import os
+
+    if not path.lower().endswith(REPORT_SUFFIXES):
+        return f"--report: expected a .json, .md or .html path, got {path!r}"
+    directory = os.path.dirname(path) or "."
+    if not os.path.isdir(directory):
+        return f"--report {path}: the directory {directory} does not exist"
+    return None
 
 
 def _check_run_options(arguments: argparse.Namespace) -> str | None:
@@ -159,18 +180,20 @@ def _check_run_options(arguments: argparse.Namespace) -> str | None:
             return problem
     if arguments.timeout is not None and not arguments.timeout >= 0:
         return f"--timeout: expected seconds >= 0, got {arguments.timeout}"
-    if arguments.report and not arguments.report.lower().endswith((".json", ".md")):
-        return f"--report: expected a .json or .md path, got {arguments.report!r}"
+    if arguments.report:
+        problem = _report_problem(arguments.report)
+        if problem is not None:
+            return problem
     from .capabilities import declared_by, parse_features
 
     try:
-        parse_features(arguments.unsupported)
+        parse_features(arguments.unsupported, "--unsupported")
         for name in arguments.backend:
             declared_by(backends.get(name))
     except ValueError as error:
         return str(error)
     try:
-        _parse_budgets(arguments.ulp_budget)
+        _parse_budgets(arguments.ulp_budget, "--ulp-budget")
         if arguments.xfail:
             load_deviations(arguments.xfail)
     except pytest.UsageError as error:
@@ -212,6 +235,10 @@ def _pytest_arguments(arguments: argparse.Namespace, ini: str) -> list[str]:
         args += ["--plancheck-ulp-budget", budget]
     if arguments.timeout is not None:
         args += ["--plancheck-timeout", str(arguments.timeout)]
+    if arguments.seed is not None:
+        args += ["--plancheck-seed", str(arguments.seed)]
+    if arguments.max_examples is not None:
+        args += ["--plancheck-max-examples", str(arguments.max_examples)]
     if arguments.xfail:
         args += ["--plancheck-xfail", arguments.xfail]
     if arguments.report:
@@ -314,7 +341,11 @@ def _add_run_parsers(commands: Any) -> None:
         help="ci: derandomized, fast (default); dev: random + local database; "
         "thorough: many examples, corpus level 2",
     )
-    run.add_argument("--report", metavar="PATH", help="write the report (.json or .md)")
+    run.add_argument(
+        "--report",
+        metavar="PATH",
+        help="write the report (.json, .md or .html; the directory must exist)",
+    )
     run.add_argument(
         "--workers",
         type=_workers,
@@ -336,6 +367,20 @@ def _add_run_parsers(commands: Any) -> None:
         help="ULP budget for a correctly rounded operation (repeatable)",
     )
     run.add_argument("--xfail", metavar="FILE", help="known deviations file")
+    run.add_argument(
+        "--seed",
+        type=_seed,
+        default=None,
+        help="the search's random seed (printed at the start of every run; the same seed "
+        "repeats the run; default: derandomized for ci, a fresh one for dev and thorough)",
+    )
+    run.add_argument(
+        "--max-examples",
+        type=_max_examples,
+        default=None,
+        metavar="N",
+        help="generated calls per (backend, plan), instead of the profile's",
+    )
     run.add_argument(
         "--unsupported",
         action="append",

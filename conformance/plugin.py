@@ -29,7 +29,8 @@ Options
     (:data:`conformance.capabilities.FEATURES`): calls that need it are not
     judged, only counted.  A backend's own ``unsupported`` attribute adds to it.
 ``--plancheck-report PATH``
-    ``.json`` or ``.md``; rewritten after every finished test item.
+    ``.json``, ``.md`` or ``.html`` (the directory must exist); rewritten after
+    every finished test item.
 
 Every check judges all its calls and records *deviation classes*
 (:mod:`conformance.findings`); an item fails when it found a class that no
@@ -49,9 +50,11 @@ a hang.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import math
 import os
+import random
 import shutil
 import tempfile
 import time
@@ -62,6 +65,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from .options import max_examples as max_examples_option
+from .options import seed as seed_option
+from .sanitize import terminal_text
+from .versions import backend_version, plancheck_version
 
 __all__ = ["Case", "Deviation", "PlancheckState", "load_deviations", "run_check", "state_of"]
 
@@ -76,6 +84,21 @@ _TEST_KINDS = {
 _KIND_TESTS = {kind: name for name, kind in _TEST_KINDS.items()}
 _COVERAGE_KINDS = ("boundary", "generated", "invalid")
 DEFAULT_TIMEOUT = 10.0
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _from_cli(config: Any) -> bool:
+    """Whether ``plancheck run`` started this pytest session (its options are spelt
+    ``--report``, not ``--plancheck-report``)."""
+    return any(getattr(p, "plancheck_cli", False) for p in config.pluginmanager.get_plugins())
+
+
+def _typed(config: Any, name: str) -> str:
+    """The option *name* (``report``, ``ulp-budget``...) as the user typed it."""
+    return f"--{name}" if _from_cli(config) else f"--plancheck-{name}"
 
 
 # ---------------------------------------------------------------------------
@@ -102,18 +125,26 @@ def pytest_addoption(parser: Any) -> None:
     group.addoption("--plancheck-unsupported", action="append", default=[], metavar="FEATURE",
                     help="a capability feature the backend does not support (repeatable): "
                     "calls needing it are counted, not judged")  # fmt: skip
+    group.addoption("--plancheck-seed", type=seed_option, default=None, metavar="SEED",
+                    help="the random seed of the search (an integer >= 0); printed at the "
+                    "start of every run, the same seed repeats the same calls")  # fmt: skip
+    group.addoption("--plancheck-max-examples", type=max_examples_option, default=None,
+                    metavar="N",
+                    help="generated calls per plan instead of the profile's")  # fmt: skip
     group.addoption(
         "--plancheck-report",
         default=None,
         metavar="PATH",
-        help="write the conformance report (.json or .md), updated per test item",
+        help="write the conformance report (.json, .md or .html), updated per test item",
     )
 
 
 def _active(config: Any) -> bool:
     option = config.option
     return bool(
-        option.plancheck_backend
+        option.plancheck_seed is not None
+        or option.plancheck_max_examples is not None
+        or option.plancheck_backend
         or option.plancheck_op
         or option.plancheck_profile
         or option.plancheck_ulp_budget
@@ -447,7 +478,7 @@ def run_check(checker: Any, check: Any) -> None:
 # ---------------------------------------------------------------------------
 
 
-def _parse_budgets(values: Iterable[str]) -> dict[str, int]:
+def _parse_budgets(values: Iterable[str], option: str = "--plancheck-ulp-budget") -> dict[str, int]:
     from oracle.evaluate import REFERENCES
 
     budgets: dict[str, int] = {}
@@ -459,16 +490,14 @@ def _parse_budgets(values: Iterable[str]) -> dict[str, int]:
         except ValueError:
             budget = -1
         if not equals or budget < 0:
-            raise pytest.UsageError(
-                f"--plancheck-ulp-budget: expected OP=N (N >= 0), got {value!r}"
-            )
+            raise pytest.UsageError(f"{option}: expected OP=N (N >= 0), got {value!r}")
         reference = REFERENCES.get(operation)
         if reference is None:
-            raise pytest.UsageError(f"--plancheck-ulp-budget: unknown operation {operation!r}")
+            raise pytest.UsageError(f"{option}: unknown operation {operation!r}")
         if not reference.rounded:
             rounded = ", ".join(sorted(k for k, r in REFERENCES.items() if r.rounded))
             raise pytest.UsageError(
-                f"--plancheck-ulp-budget: {operation} is not a correctly rounded operation "
+                f"{option}: {operation} is not a correctly rounded operation "
                 f"(a budget applies to {rounded})"
             )
         budgets[operation] = budget
@@ -489,10 +518,29 @@ class PlancheckState:
         self.labels: list[str] = list(dict.fromkeys(option.plancheck_backend))
         self.ops = list(dict.fromkeys(option.plancheck_op)) or None
         self.profile = suite.PROFILES[option.plancheck_profile or "ci"]
-        self.ulp_budgets = _parse_budgets(option.plancheck_ulp_budget)
+        if option.plancheck_max_examples is not None:
+            self.profile = dataclasses.replace(
+                self.profile, max_examples=option.plancheck_max_examples
+            )
+        workerinput = getattr(config, "workerinput", None)
+        #: the search's seed: the option's; on a random profile without one, a fresh seed
+        #: the controller draws and hands to its workers; None: derandomized (ci)
+        self.seed: int | None = option.plancheck_seed
+        if workerinput is not None:
+            self.seed = workerinput.get("plancheck_seed", self.seed)
+        elif self.seed is None and not self.profile.derandomize:
+            self.seed = random.getrandbits(32)
+        if self.seed is not None:
+            self.profile = dataclasses.replace(self.profile, derandomize=False)
+            import hypothesis.core
+
+            hypothesis.core.global_force_seed = self.seed  # what --hypothesis-seed sets
+        self.ulp_budgets = _parse_budgets(option.plancheck_ulp_budget, _typed(config, "ulp-budget"))
         timeout = DEFAULT_TIMEOUT if option.plancheck_timeout is None else option.plancheck_timeout
         if not (timeout >= 0 and math.isfinite(timeout)):
-            raise pytest.UsageError(f"--plancheck-timeout: expected seconds >= 0, got {timeout}")
+            raise pytest.UsageError(
+                f"{_typed(config, 'timeout')}: expected seconds >= 0, got {timeout}"
+            )
         self.timeout = timeout or None
         self.deviations: list[Deviation] = []
         self.unsupported: frozenset[str] = frozenset()
@@ -502,7 +550,7 @@ class PlancheckState:
 
         try:
             self.unsupported |= parse_features(
-                option.plancheck_unsupported, "--plancheck-unsupported"
+                option.plancheck_unsupported, _typed(config, "unsupported")
             )
         except ValueError as error:
             raise pytest.UsageError(str(error)) from None
@@ -512,7 +560,7 @@ class PlancheckState:
             unknown = [op for op in self.ops if op not in known]
             if unknown:
                 raise pytest.UsageError(
-                    f"--plancheck-op: unknown operation(s) {', '.join(unknown)} "
+                    f"{_typed(self.config, 'op')}: unknown operation(s) {', '.join(unknown)} "
                     f"(see `plancheck plans`)"
                 )
         self.plans = tuple(p for p in all_plans if self.ops is None or p.operation in self.ops)
@@ -520,7 +568,6 @@ class PlancheckState:
         for label in self.labels:
             self.backend(label)  # a usage error now rather than one per test
             self.unsupported_by(label)
-        workerinput = getattr(config, "workerinput", None)
         self.is_worker = workerinput is not None
         self.worker_id = workerinput.get("workerid") if workerinput else None
         self._inflight_fd: int | None = None
@@ -561,8 +608,40 @@ class PlancheckState:
         if self.report_path is not None and not self.is_worker:
             from .report import ReportWriter
 
-            self._writer = ReportWriter(self.report_path)
+            try:
+                self._writer = ReportWriter(self.report_path)
+            except FileNotFoundError as error:
+                raise pytest.UsageError(f"{_typed(config, 'report')}: {error}") from None
             self._write()
+
+    # -- the header --------------------------------------------------------------
+
+    def header_lines(self) -> list[str]:
+        """What the run is: plancheck's version, each backend with the version it runs,
+        the profile, the seed (enough to repeat the run) and the number of plans."""
+        operations = len({p.operation for p in self.plans})
+        seed = (
+            f"seed {self.seed} (repeat with --seed {self.seed})"
+            if self.seed is not None
+            else "seed: derandomized (the same calls every run)"
+        )
+        lines = [
+            f"plancheck {plancheck_version()}: profile {self.profile.name} "
+            f"({self.profile.max_examples} generated calls per plan), {seed}, "
+            f"{_count(len(self.plans), 'plan')} of {_count(operations, 'operation')}"
+        ]
+        for label in self.labels:
+            version = terminal_text(backend_version(self.backend(label)), 200)
+            lines.append(f"backend {terminal_text(label, 200)}: {version}")
+        return lines
+
+    def pytest_sessionstart(self, session: Any) -> None:
+        if self.is_worker or not self.labels:
+            return
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            for line in self.header_lines():
+                reporter.write_line(line)
 
     # -- backends and cases ------------------------------------------------------
 
@@ -575,7 +654,8 @@ class PlancheckState:
                 backend = backends.get(label)
             except (Exception, SystemExit, GeneratorExit) as error:  # builtins:exit included
                 raise pytest.UsageError(
-                    f"--plancheck-backend {label}: cannot load it: {type(error).__name__}: {error}"
+                    f"{_typed(self.config, 'backend')} {label}: cannot load it: "
+                    f"{type(error).__name__}: {error}"
                 ) from None
             self._backends[label] = backend
         return backend
@@ -752,6 +832,7 @@ class PlancheckState:
                 threading.Thread(target=self._watch_workers, args=(self.inflight_dir,),
                                  name="plancheck-worker-watchdog", daemon=True).start()  # fmt: skip
         node.workerinput["plancheck_inflight"] = self.inflight_dir
+        node.workerinput["plancheck_seed"] = self.seed
 
     def _watch_workers(self, directory: str) -> None:
         """The controller's watchdog: a worker whose call has been in flight past the
@@ -991,7 +1072,9 @@ class PlancheckState:
                 return bool(calls) and (cls is None or hits.get(cls.name, 0) > 0)
 
             missing = [(plan, cls) for plan, cls in matrix.missing() if not excused(plan, cls)]
-            summary = matrix.as_dict()["summary"]
+            matrix_data = matrix.as_dict()
+            summary = matrix_data["summary"]
+            summary["matrix"] = {k: matrix_data[k] for k in ("format", "classes", "plans")}
             summary["pairs_not_supported"] = summary["pairs_missing"] - len(missing)
             summary["pairs_missing"] = len(missing)
             summary["pairs_hit"] = (
@@ -1091,7 +1174,12 @@ class PlancheckState:
             "elapsed_s": round(elapsed, 2),
             "examples_per_s": round(examples / elapsed, 1) if elapsed > 0 else None,
             "profile": self.profile.name,
+            "plancheck_version": plancheck_version(),
+            "seed": self.seed,
             "backends": self.labels,
+            "backend_versions": {
+                label: backend_version(self.backend(label)) for label in self.labels
+            },
             "operations": self.ops,
             "options": {
                 "unsupported": {label: sorted(self.unsupported_by(label)) for label in self.labels},

@@ -821,15 +821,26 @@ class ConformanceTable:
 
 
 class ReportWriter:
-    """Writes the run document to *path* (``.json``; anything else is Markdown)."""
+    """Writes the run document to *path*: ``.json`` (the document itself), ``.html``
+    (:func:`conformance.html_report.render_html`), anything else Markdown.
+
+    The directory must exist: a typo in a path is a usage error
+    (:class:`FileNotFoundError` here), never a silently created directory tree.
+    """
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if not self.path.parent.is_dir():
+            raise FileNotFoundError(f"{self.path}: the directory {self.path.parent} does not exist")
 
     def write(self, document: Mapping[str, Any], table: ConformanceTable) -> None:
-        if self.path.suffix.lower() == ".json":
+        suffix = self.path.suffix.lower()
+        if suffix == ".json":
             text = json.dumps(document, indent=1, default=str)
+        elif suffix == ".html":
+            from .html_report import render_html
+
+            text = render_html(document)
         else:
             text = markdown_report(document, table)
         tmp = self.path.with_name(f".{self.path.name}.tmp")

@@ -349,8 +349,10 @@ def test_heat_map_tells_unsupported_pairs_from_gaps(runs):
 
 
 def test_document_without_the_matrix_says_why_there_is_no_heat_map(runs):
-    document = runs["mixed"]
-    assert "matrix" not in document["coverage"]["numpy-native"]
+    document = copy.deepcopy(runs["mixed"])
+    assert "matrix" in document["coverage"]["numpy-native"]  # the plugin writes it
+    for summary in document["coverage"].values():
+        del summary["matrix"]  # as an older report's coverage
     _, page = _page(document)
     assert page.all("svg", "heatmap") == []
     assert "coverage summary only" in page.plain

@@ -1,0 +1,151 @@
+"""``plancheck run``'s controls: the HTML report, the header, the seed, the example
+count, and the usage errors of its options (exit 2, named as the user typed them,
+no directory created)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from conformance.cli import main as plancheck
+from conformance.report import validate_report
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _run(tmp_path: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
+    return subprocess.run(
+        [sys.executable, "-m", "conformance.cli", "run", "--workers", "0", *arguments],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+
+
+class _Tags(HTMLParser):
+    """Every start tag and whether the page is well nested."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[str] = []
+        self.open: list[str] = []
+        self.balanced = True
+
+    _VOID = frozenset(
+        {"meta", "br", "hr", "img", "input", "link", "rect", "line", "circle", "path"}
+    )
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        self.tags.append(tag)
+        if tag not in self._VOID:
+            self.open.append(tag)
+
+    def handle_startendtag(self, tag: str, attrs: list) -> None:
+        self.tags.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self._VOID:
+            return
+        if not self.open or self.open.pop() != tag:
+            self.balanced = False
+
+
+def test_run_writes_an_html_report_with_the_heat_map_and_the_run_facts(tmp_path):
+    page_path = tmp_path / "out.html"
+    done = _run(tmp_path, "--backend", "cpu", "--op", "neg", "--seed", "1234",
+                "--report", str(page_path))  # fmt: skip
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    page = page_path.read_text(encoding="utf-8")
+    parser = _Tags()
+    parser.feed(page)
+    parser.close()
+    assert parser.balanced and not parser.open, parser.open
+    assert page.startswith("<!DOCTYPE html>") or page.lower().startswith("<!doctype html>")
+    assert "svg" in parser.tags and 'class="heatmap"' in page  # the coverage matrix
+    assert "1234" in page  # the seed
+    assert "library versions" in page
+    assert not any(t in parser.tags for t in ("script", "link", "img"))
+
+
+def test_the_json_report_carries_versions_seed_and_the_matrix(tmp_path):
+    report = tmp_path / "out.json"
+    done = _run(tmp_path, "--backend", "cpu", "--op", "neg", "--seed", "77",
+                "--max-examples", "3", "--report", str(report))  # fmt: skip
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    data = json.loads(report.read_text(encoding="utf-8"))
+    validate_report(data)
+    assert data["seed"] == 77
+    assert data["plancheck_version"]
+    assert data["backend_versions"]["cpu"].startswith("plancheck ")
+    matrix = data["coverage"]["cpu"]["matrix"]
+    assert [row["plan"] for row in matrix["plans"]] == ["neg(Float32) binary32 -> Float32"]
+    assert matrix["classes"]
+    # the header names backend, version, profile, seed and the number of plans
+    head = done.stdout.splitlines()[0]
+    assert "profile ci (3 generated calls per plan)" in head
+    assert "seed 77 (repeat with --seed 77)" in head and "1 plan of 1 operation" in head
+    assert done.stdout.splitlines()[1] == "backend cpu: " + data["backend_versions"]["cpu"]
+
+
+def test_a_random_profile_prints_the_seed_it_drew_and_records_it(tmp_path):
+    report = tmp_path / "out.json"
+    done = _run(tmp_path, "--backend", "cpu", "--op", "neg", "--profile", "dev",
+                "--max-examples", "2", "--report", str(report))  # fmt: skip
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    seed = json.loads(report.read_text(encoding="utf-8"))["seed"]
+    assert isinstance(seed, int)
+    assert f"seed {seed} (repeat with --seed {seed})" in done.stdout.splitlines()[0]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--report", "{missing}/out.md"], "does not exist"),
+        (["--report", "{missing}/out.html"], "does not exist"),
+        (["--report", "out.txt"], ".json, .md or .html"),
+        (["--ulp-budget", "exp=x"], "--ulp-budget: expected OP=N"),
+        (["--ulp-budget", "add=1"], "--ulp-budget: add is not a correctly rounded"),
+        (["--unsupported", "no-such-feature"], "--unsupported"),
+        (["--seed", "-1"], "--seed"),
+        (["--max-examples", "0"], "--max-examples"),
+        (["--op", "nosuchop"], "unknown operation"),
+    ],
+)
+def test_bad_run_options_are_usage_errors_named_as_typed(arguments, message, tmp_path, capsys):
+    missing = tmp_path / "no" / "such" / "dir"
+    arguments = [a.format(missing=missing) for a in arguments]
+    with pytest.raises(SystemExit) if arguments[0] in ("--seed", "--max-examples") else _no_raise():
+        status = plancheck(["run", "--backend", "cpu", *arguments])
+        assert status == 2
+    err = capsys.readouterr().err
+    assert message in err
+    assert "--plancheck-" not in err
+    assert not (tmp_path / "no").exists()  # no directory created
+
+
+class _no_raise:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> bool:
+        return False
+
+
+def test_the_plugin_names_its_own_options_and_refuses_a_missing_directory(tmp_path):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
+    (tmp_path / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--plancheck-backend", "cpu",
+         "--plancheck-op", "neg", "--plancheck-report", str(tmp_path / "gone" / "out.md")],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 4, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "--plancheck-report" in done.stderr and "does not exist" in done.stderr
+    assert not (tmp_path / "gone").exists()
