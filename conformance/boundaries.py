@@ -322,6 +322,10 @@ class Boundary(enum.Enum):
     ERROR_INDEX_NEGATIVE = (Group.ERROR, "a negative index (IndexError, never wraps)")
     ERROR_INDEX_TOO_LARGE = (Group.ERROR, "an index >= n (IndexError)")
     ERROR_SCATTER_DUPLICATE = (Group.ERROR, "duplicate scatter indices (ValueError)")
+    ERROR_BAD_PARAMETER = (
+        Group.ERROR,
+        "k not an int in [0, n], or keepdims, descending or largest not a bool",
+    )
 
     @property
     def group(self) -> Group:
@@ -396,6 +400,10 @@ class PlanFacts:
 
     def axis_kind(self) -> ParameterKind | None:
         return next((kind for name, kind in self.parameter_kinds if name == "axis"), None)
+
+
+#: the non-axis parameters whose type or range the reference checks (ERROR_BAD_PARAMETER)
+_CHECKED_PARAMETERS = frozenset({"k", "keepdims", "descending", "largest"})
 
 
 @functools.cache
@@ -1004,6 +1012,8 @@ def applicable_classes(plan: OperationPlan) -> frozenset[Boundary]:
             classes.add(B.KEEPDIMS)
         if name == "descending":
             classes.add(B.SORT_DESCENDING)
+        if name in _CHECKED_PARAMETERS:
+            classes.add(B.ERROR_BAD_PARAMETER)
         if name == "largest":
             classes.add(B.TOPK_SMALLEST)
         if kind is ParameterKind.COUNT:
@@ -1382,6 +1392,12 @@ def _reduction(call: Call, facts: PlanFacts, operands, parameters, hits) -> None
         axes: tuple = ()
     else:
         axes = _normalised_axes(axis, kind, x.ndim, hits)
+    if any(
+        name in parameters and not isinstance(parameters[name], bool)
+        for name in ("keepdims", "descending", "largest")
+    ):
+        hits.add(B.ERROR_BAD_PARAMETER)
+        raise _Invalid
     if parameters.get("keepdims") is True:
         hits.add(B.KEEPDIMS)
     groups = _groups(x, axes)
@@ -1408,7 +1424,8 @@ def _reduction(call: Call, facts: PlanFacts, operands, parameters, hits) -> None
                 hits.add(B.TOPK_K_ZERO)
             if k == n:
                 hits.add(B.TOPK_K_ALL)
-            if not isinstance(k, int) or not 0 <= k <= n:
+            if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k <= n:
+                hits.add(B.ERROR_BAD_PARAMETER)
                 raise _Invalid
         elif descending:
             hits.add(B.SORT_DESCENDING)
@@ -1468,6 +1485,11 @@ def _conv(call: Call, facts: PlanFacts, operands, parameters, hits) -> None:
             d >= 1
             and rhs.ndim == lhs.ndim
             and all(len(p) == d for p in (strides, padding, lhs_dil, rhs_dil))
+            and all(len(pair) == 2 for pair in padding)
+            and all(
+                isinstance(v, int) and not isinstance(v, bool)
+                for v in (*strides, *lhs_dil, *rhs_dil, *(b for pair in padding for b in pair))
+            )
             and isinstance(groups, int)
             and groups >= 1
             and lhs.shape[1] % groups == 0
@@ -1475,7 +1497,11 @@ def _conv(call: Call, facts: PlanFacts, operands, parameters, hits) -> None:
             and rhs.shape[1] * groups == lhs.shape[1]
             and all(s >= 1 for s in strides)
             and all(v >= 1 for v in (*lhs_dil, *rhs_dil))
-            and all(lo >= 0 and hi >= 0 for lo, hi in padding)
+            # negative padding crops; only a negative padded extent is refused
+            and all(
+                ((size - 1) * ld + 1 if size else 0) + lo + hi >= 0
+                for size, ld, (lo, hi) in zip(lhs.shape[2:], lhs_dil, padding)
+            )
         )
     except TypeError:
         valid = False

@@ -429,7 +429,8 @@ def _conv_parameters(draw: Any) -> dict[str, Any]:
     out_per_group = draw(st.integers(1, 2))
     window = tuple(draw(st.integers(1, 3)) for _ in range(d))
     strides = tuple(draw(st.integers(1, 3)) for _ in range(d))
-    padding = tuple((draw(st.integers(0, 2)), draw(st.integers(0, 2))) for _ in range(d))
+    # negative padding crops the input (the reference allows it while the extent stays >= 0)
+    padding = tuple((draw(st.integers(-1, 2)), draw(st.integers(-1, 2))) for _ in range(d))
     lhs_dilation = tuple(draw(st.integers(1, 2)) for _ in range(d))
     rhs_dilation = tuple(draw(st.integers(1, 2)) for _ in range(d))
     spatial = []
@@ -693,6 +694,11 @@ def invalid_calls(plan: OperationPlan) -> st.SearchStrategy[Call]:
         options.append(_invalid_conv(plan))
     elif family in (Family.GATHER, Family.SCATTER, Family.SCATTER_ADD):
         options.append(_invalid_indexed(plan))
+    from .validation import invalid_examples  # validation builds on this module
+
+    rules = invalid_examples(plan)
+    if rules:
+        options.append(st.sampled_from(rules))
     return st.one_of(options) if options else st.nothing()
 
 
@@ -1071,6 +1077,9 @@ def _structural_examples(plan: OperationPlan) -> list[Call]:
             )
             if not extremum:
                 out.append(reduce_call(tensor((0,)), None, note="an empty reduction"))
+            out.append(
+                reduce_call(tensor((2,)), None, 1, raises=(TypeError,), note="keepdims=1")  # type: ignore[arg-type]
+            )
         if extremum:
             out.append(
                 reduce_call(tensor((0,)), None, raises=(ValueError,), note="an extremum of nothing")
@@ -1099,10 +1108,16 @@ def _structural_examples(plan: OperationPlan) -> list[Call]:
         out.append(row_call(tensor((2, 3)), 2, raises=_AXIS_ERRORS, note="axis out of range"))
         if family is Family.SORT:
             out.append(row_call(tensor((3,)), 0, descending=True, note="descending"))
+            bad_flag = {"axis": 0, "descending": 1}
+            out.append(
+                _make(plan, [tensor((3,))], bad_flag, raises=(TypeError,), note="descending=1")
+            )
         if family is Family.TOPK:
             out.append(row_call(tensor((3,)), 0, k=2, largest=False, note="smallest"))
             out.append(row_call(tensor((3,)), 0, k=0, note="k = 0"))
             out.append(row_call(tensor((3,)), 0, k=3, note="k = n"))
+            no_k = {"k": None, "axis": 0, "largest": True}
+            out.append(_make(plan, [tensor((3,))], no_k, raises=(TypeError,), note="k=None"))
         return out
     if family is Family.MATMUL:
         d1 = _operand_dtype(plan, 1)

@@ -17,12 +17,16 @@ For each backend x plan of :func:`oracle.resolvable_plans` (restricted with
     every deterministic call of :func:`conformance.strategies.boundary_examples`
     (together they hit every applicable boundary class), then every witness
     call of :func:`conformance.witnesses.witness_calls` (together they hit
-    every applicable result class);
+    every applicable result class), then the signalling-NaN calls of
+    :func:`conformance.signalling_nans.signalling_nan_examples` (bit-copy
+    operations only);
 ``test_generated_calls`` -> :func:`check_generated`
     hypothesis search over :func:`conformance.strategies.calls`;
 ``test_invalid_calls`` -> :func:`check_invalid`
-    hypothesis search over :func:`conformance.strategies.invalid_calls`
-    (plans with an error path only);
+    one call per validation rule of the plan's family
+    (:func:`conformance.validation.invalid_examples`), then a hypothesis
+    search over :func:`conformance.strategies.invalid_calls` (plans with an
+    error path only);
 ``test_corpus`` -> :func:`check_corpus_plan`
     the TestFloat-style corpus of :mod:`conformance.corpus` for Float32
     elementwise plans, vectorised, level 1 (``ci``, ``dev``) or 2 (``thorough``).
@@ -53,6 +57,7 @@ import functools
 import os
 import time
 import warnings
+import zipfile
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -82,7 +87,9 @@ from .runner import (
     is_real_interrupt,
     run_call,
 )
+from .signalling_nans import signalling_nan_examples
 from .strategies import boundary_examples, calls, invalid_calls
+from .validation import invalid_examples
 from .witnesses import witness_calls
 
 __all__ = [
@@ -476,19 +483,27 @@ def _call_size(call: Call) -> int:
 
 
 def check_boundary(checker: Checker) -> None:
-    """Every boundary example of the plan, then every witness call of its result
-    classes: all are judged (no stop at a failure), findings are recorded per
-    class; NonConformance at the end if any."""
+    """Every boundary example of the plan, every witness call of its result
+    classes, every signalling-NaN call: all are judged (no stop at a failure),
+    findings are recorded per class; NonConformance at the end if any."""
+    plan = checker.plan
     try:
-        witnesses = witness_calls(checker.plan)
+        witnesses = witness_calls(plan)
     except Exception as error:  # missing or damaged witness data: plancheck's own failure
-        raise RuntimeError(f"the witness calls of {checker.plan.describe()}: {error}") from error
-    for call in (*boundary_examples(checker.plan), *witnesses):
+        raise RuntimeError(f"the witness calls of {plan.describe()}: {error}") from error
+    _judge_all(checker, (*boundary_examples(plan), *witnesses, *signalling_nan_examples(plan)))
+
+
+def _judge_all(checker: Checker, deterministic: Any, finish: bool = True) -> None:
+    """Judge every call of *deterministic*; oracle errors are raised at the end,
+    and so are the findings when *finish* (else a search goes on and raises them)."""
+    for call in deterministic:
         try:
             checker.judge(call)
         except OracleError as error:
             checker.oracle_failure(error)
-    checker.raise_findings()
+    if finish:
+        checker.raise_findings()
     if checker.oracle_errors:
         raise OracleFailed(checker.oracle_errors)
 
@@ -561,15 +576,16 @@ def check_generated(checker: Checker) -> None:
 
 
 def has_invalid_calls(plan: OperationPlan) -> bool:
-    return not invalid_calls(plan).is_empty
+    return bool(invalid_examples(plan)) or not invalid_calls(plan).is_empty
 
 
 def check_invalid(checker: Checker) -> None:
-    """Hypothesis search over calls that must raise."""
+    """One call per validation rule of the plan, then a hypothesis search over
+    calls that must raise."""
     strategy = invalid_calls(checker.plan)
-    if strategy.is_empty:
-        return
-    _search(checker, strategy, checker.profile.invalid_examples)
+    _judge_all(checker, invalid_examples(checker.plan), finish=strategy.is_empty)
+    if not strategy.is_empty:
+        _search(checker, strategy, checker.profile.invalid_examples)
 
 
 # -- the corpus -------------------------------------------------------------------
@@ -606,6 +622,25 @@ def _cache_file(cache_dir: Any, plan: OperationPlan, level: int) -> Any:
 
     name = hashlib.sha256(f"{plan.describe()} level {level}".encode()).hexdigest()[:16]
     return Path(cache_dir) / f"{_oracle_digest()}-{name}.npz"
+
+
+def _content_digest(
+    plan: OperationPlan, level: int, expected: np.ndarray, exact: np.ndarray | None
+) -> str:
+    """The SHA-256 of a cache entry's arrays, tied to its plan, level and oracle digest.
+
+    It detects damage and edits of the file (a changed bit, a truncated array,
+    an entry copied from another plan); it is not a signature against someone
+    who recomputes it on purpose.
+    """
+    import hashlib
+
+    digest = hashlib.sha256(f"{_oracle_digest()} {plan.describe()} level {level}".encode())
+    digest.update(np.ascontiguousarray(expected, dtype=np.float32).view(np.uint32).tobytes())
+    if exact is not None:
+        digest.update(b"exact")
+        digest.update(np.ascontiguousarray(exact, dtype=bool).tobytes())
+    return digest.hexdigest()
 
 
 #: corpus cases per backend call
@@ -693,21 +728,30 @@ def _corpus_reference(
 
     Cached in memory and, for :data:`CACHED_LEVELS` when *cache_dir* is given
     (the plugin passes pytest's cache directory), on disk under a key that
-    hashes the oracle's sources and library versions.
+    hashes the oracle's sources and library versions.  A file on disk is
+    believed only when its arrays hash to the digest stored beside them
+    (:func:`_content_digest`): a damaged, truncated or edited file is
+    recomputed and rewritten, never used.
     """
     path = _cache_file(cache_dir, plan, level) if cache_dir and level in CACHED_LEVELS else None
     if path is not None and path.exists():
         try:
-            with np.load(path) as data:
+            with np.load(path, allow_pickle=False) as data:
                 expected = data["expected"]
                 exact = data["exact"] if "exact" in data.files else None
-            if expected.size == corpus_module.case_count(level, len(plan.operands)):
+                stored = str(data["digest"])
+            if (
+                expected.dtype == np.float32
+                and expected.size == corpus_module.case_count(level, len(plan.operands))
+                and stored == _content_digest(plan, level, expected, exact)
+            ):
                 return expected, exact
-        except (OSError, ValueError, KeyError):
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
             pass  # a damaged entry: recompute it
     expected, exact = _compute_reference(plan, level)
     if path is not None:
         arrays = {"expected": expected} if exact is None else {"expected": expected, "exact": exact}
+        arrays["digest"] = np.array(_content_digest(plan, level, expected, exact))
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp.npz")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -201,3 +201,49 @@ def test_corpus_calls_cover_the_corpus_in_chunks():
     assert np.array_equal(_bits(first), _bits(a[:10_000]))
     assert sum(c.args[1].size for c in chunks) == len(b)
     assert all(c.resolve() == LT for c in chunks)
+
+
+def test_the_corpus_cache_is_believed_only_when_its_content_hash_matches(tmp_path, monkeypatch):
+    from conformance import suite
+
+    plan = resolve_operation_plan("neg", DType.Float32)
+    compute = suite._corpus_reference.__wrapped__  # past the in-memory cache
+    reference, exact = compute(plan, 1, str(tmp_path))
+    (path,) = tmp_path.glob("*.npz")
+    with np.load(path) as data:
+        assert str(data["digest"]) == suite._content_digest(plan, 1, reference, exact)
+
+    real = suite._compute_reference
+    calls = []
+
+    def counting(*args):
+        calls.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(suite, "_compute_reference", counting)
+    again, _ = compute(plan, 1, str(tmp_path))  # intact: read, not recomputed
+    assert calls == [] and again.tobytes() == reference.tobytes()
+
+    # an edit that keeps the stored digest: one result changed
+    edited = reference.copy()
+    edited[3] = np.float32(1234.5)
+    arrays = {
+        "expected": edited,
+        "digest": np.array(suite._content_digest(plan, 1, reference, exact)),
+    }
+    if exact is not None:
+        arrays["exact"] = exact
+    np.savez(path, **arrays)
+    got, _ = compute(plan, 1, str(tmp_path))
+    assert len(calls) == 1 and got.tobytes() == reference.tobytes()
+    # the rewritten entry is good again
+    compute(plan, 1, str(tmp_path))
+    assert len(calls) == 1
+
+    # a damaged file (truncated) and a file without a digest (an older format)
+    path.write_bytes(path.read_bytes()[:100])
+    assert compute(plan, 1, str(tmp_path))[0].tobytes() == reference.tobytes()
+    assert len(calls) == 2
+    np.savez(path, expected=reference)
+    assert compute(plan, 1, str(tmp_path))[0].tobytes() == reference.tobytes()
+    assert len(calls) == 3
