@@ -66,6 +66,8 @@ from typing import Any
 
 import pytest
 
+from .deviations import Deviation, load_deviations
+from .deviations import load as _load
 from .options import max_examples as max_examples_option
 from .options import seed as seed_option
 from .sanitize import terminal_text
@@ -84,6 +86,8 @@ _TEST_KINDS = {
 _KIND_TESTS = {kind: name for name, kind in _TEST_KINDS.items()}
 _COVERAGE_KINDS = ("boundary", "generated", "invalid")
 DEFAULT_TIMEOUT = 10.0
+#: a terminal line longer than this is cut (with a visible marker)
+_LINE_LIMIT = 20_000
 
 
 def _count(n: int, noun: str) -> str:
@@ -217,173 +221,6 @@ def _add_suite(config: Any) -> None:
 # ---------------------------------------------------------------------------
 # Known deviations (the xfail file)
 # ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Deviation:
-    """A known deviation: *operation*, optionally one *plan* (its ``describe()``),
-    one deviation *cls* (as reports spell it, e.g. ``wrong-value:signed-zero``)
-    and one *backend* label, with a *reason*.  Without a class it covers every
-    class of the operation (or plan)."""
-
-    operation: str
-    reason: str
-    plan: str | None = None
-    backend: str | None = None
-    cls: str | None = None
-
-    @property
-    def selector(self) -> str:
-        text = self.operation + (f"/{self.plan}" if self.plan else "")
-        text += f"@{self.cls}" if self.cls else ""
-        return text + (f" (backend {self.backend})" if self.backend else "")
-
-    def matches(self, label: str, plan: Any) -> bool:
-        return (
-            plan.operation == self.operation
-            and (self.plan is None or plan.describe() == self.plan)
-            and (self.backend is None or self.backend == label)
-        )
-
-    def covers(self, label: str, operation: str, plan: str, cls: str) -> bool:
-        """Whether this entry covers the class *cls* of *plan* on backend *label*."""
-        return (
-            operation == self.operation
-            and (self.plan is None or plan == self.plan)
-            and (self.cls is None or cls == self.cls)
-            and (self.backend is None or self.backend == label)
-        )
-
-
-def _class_spelling_ok(cls: str) -> bool:
-    from .capabilities import FEATURES
-
-    prefixes = ("wrong-value:", "missing-exception:", "wrong-exception:", "warning:", "raises-")
-    plain = {"input-modified", "hang", "crash", "allocation-before-error", *FEATURES}
-    return cls in plain or (cls.startswith(prefixes) and not cls.endswith((":", "-")))
-
-
-def _split_selector(selector: str) -> tuple[str, str | None, str | None]:
-    """``operation[/plan][@class]`` -> (operation, plan, class)."""
-    rest, at, cls = selector.rpartition("@")
-    if not at:
-        rest, cls = selector, ""
-    operation, _, plan = rest.partition("/")
-    return operation.strip(), plan.strip() or None, cls.strip() or None
-
-
-def _deviation(entry: Any, where: str) -> Deviation:
-    if not isinstance(entry, dict) or "operation" not in entry:
-        raise pytest.UsageError(f"{where}: each entry needs an 'operation' (got {entry!r})")
-    unknown = set(entry) - {"operation", "plan", "backend", "reason", "class"}
-    if unknown:
-        raise pytest.UsageError(f"{where}: unknown keys {sorted(unknown)}")
-    return Deviation(
-        str(entry["operation"]), str(entry.get("reason", "")), entry.get("plan"),
-        entry.get("backend"), entry.get("class"),
-    )  # fmt: skip
-
-
-def load_deviations(path: str | Path) -> list[Deviation]:
-    """Read a known-deviations file (its ``unsupported`` entries: :func:`load_unsupported`).
-
-    * text (any other suffix): one ``operation[/plan description][@class]:
-      reason`` per line, the class spelled as reports print it; ``#`` starts a
-      comment line; ``unsupported: FEATURE[, FEATURE ...]`` declares features;
-    * ``.toml``: ``[[deviation]]`` tables with ``operation``, optional
-      ``plan``, ``class``, ``backend``, and ``reason``; ``unsupported = [...]``;
-    * ``.json``: a list of such objects, or ``{"deviations": [...],
-      "unsupported": [...]}``.
-
-    Unknown operations, plans, class spellings and features are a usage error.
-    """
-    return _load(path)[0]
-
-
-def load_unsupported(path: str | Path) -> frozenset[str]:
-    """The features the known-deviations file at *path* declares unsupported."""
-    return _load(path)[1]
-
-
-def _load(path: str | Path) -> tuple[list[Deviation], frozenset[str]]:
-    from oracle import registered_operations, resolvable_plans
-
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise pytest.UsageError(f"--plancheck-xfail: cannot read {path}: {error}") from None
-    entries: list[Deviation] = []
-    features: list[str] = []
-    if path.suffix.lower() == ".toml":
-        try:
-            import tomllib  # type: ignore[import-not-found]
-        except ImportError:  # pragma: no cover - Python 3.10
-            try:
-                import tomli as tomllib  # type: ignore[no-redef]
-            except ImportError:
-                raise pytest.UsageError(
-                    "--plancheck-xfail: TOML needs Python 3.11 or the tomli package"
-                ) from None
-        try:
-            data = tomllib.loads(text)
-        except Exception as error:
-            raise pytest.UsageError(f"{path}: not valid TOML: {error}") from None
-        for number, entry in enumerate(data.get("deviation", []), 1):
-            entries.append(_deviation(entry, f"{path} [[deviation]] {number}"))
-        features.extend(data.get("unsupported", []))
-    elif path.suffix.lower() == ".json":
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise pytest.UsageError(f"{path}: not valid JSON: {error}") from None
-        items = data.get("deviations", []) if isinstance(data, dict) else data
-        for number, entry in enumerate(items, 1):
-            entries.append(_deviation(entry, f"{path} entry {number}"))
-        if isinstance(data, dict):
-            features.extend(data.get("unsupported", []))
-    else:
-        for number, line in enumerate(text.splitlines(), 1):
-            line = line.strip()
-            if not line or line.startswith("#"):
-                continue
-            head, colon, tail = line.partition(":")
-            if head.strip() == "unsupported" and colon:
-                features.append(tail)
-                continue
-            # the reason follows the first ': ' after the selector (a class may hold ':')
-            at = line.find("@")
-            search_from = at if at >= 0 else 0
-            cut = line.find(": ", search_from)
-            if cut < 0 and line.endswith(":"):
-                cut = len(line) - 1
-            if cut < 0 and at < 0:
-                cut = line.find(":")
-            if cut < 0:
-                raise pytest.UsageError(
-                    f"{path}:{number}: expected 'operation[/plan][@class]: reason', got {line!r}"
-                )
-            operation, plan, cls = _split_selector(line[:cut])
-            entries.append(Deviation(operation, line[cut + 1 :].strip(), plan, None, cls))
-    known = {spec.name for spec in registered_operations()}
-    plans = {p.describe() for p in resolvable_plans()}
-    for entry in entries:
-        if entry.operation not in known:
-            raise pytest.UsageError(f"{path}: unknown operation {entry.operation!r}")
-        if entry.plan is not None and entry.plan not in plans:
-            raise pytest.UsageError(f"{path}: unknown plan {entry.plan!r} (see `plancheck plans`)")
-        if entry.cls is not None and not _class_spelling_ok(entry.cls):
-            raise pytest.UsageError(
-                f"{path}: {entry.selector}: {entry.cls!r} is not a deviation class (spell it "
-                f"as the report prints it, e.g. wrong-value:signed-zero, zero-size, hang)"
-            )
-    from .capabilities import parse_features
-
-    try:
-        declared = parse_features(features, f"{path}: unsupported")
-    except ValueError as error:
-        raise pytest.UsageError(str(error)) from None
-    return entries, declared
 
 
 # ---------------------------------------------------------------------------
@@ -1214,11 +1051,13 @@ class PlancheckState:
         complete = int(exitstatus) in (0, 1)
         from .report import TERMINAL_DETAILS, class_details, class_lines, not_supported_line
 
-        write = terminalreporter.write_line
+        def write(line: str) -> None:  # backend text may carry terminal escapes
+            terminalreporter.write_line(terminal_text(line, _LINE_LIMIT))
+
         elapsed = time.time() - self.started
         classes = [c.as_dict() for c in self.deviation_classes()]
         for label in self.table.backends():
-            terminalreporter.write_sep("=", f"plancheck conformance: {label}")
+            terminalreporter.write_sep("=", f"plancheck conformance: {terminal_text(label, 200)}")
             for line in self.table.format_text(label, complete).splitlines():
                 write(line)
             if self.not_supported.get(label):

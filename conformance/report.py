@@ -2,15 +2,12 @@
 
 Three layers:
 
-* **One call.**  :func:`encode_call` / :func:`decode_call` turn a
-  :class:`~conformance.calls.Call` into JSON and back *exactly*: Float32
-  elements by their bit patterns, Python floats by ``float.hex`` (NaNs by
-  their binary64 bits), Fractions as numerator/denominator, numpy scalars by
-  type.  :func:`repro_command` is the one-line shell reproduction
-  ``plancheck repro --backend X '<json>'``; :func:`failure_report` builds a
-  :class:`FailureReport` from a runner :class:`~conformance.runner.Outcome`:
-  operation, plan, every input with its bit patterns, expected vs actual, the
-  ULP distance, the broken rule, the shell line and a Python snippet.
+* **One call.**  The exact JSON of a call and the ``plancheck repro`` line
+  live in :mod:`conformance.call_codec` (re-exported here);
+  :func:`failure_report` builds a :class:`FailureReport` from a runner
+  :class:`~conformance.runner.Outcome`: operation, plan, every input with its
+  bit patterns, expected vs actual, the ULP distance, the broken rule, the
+  shell line and a Python snippet.
 * **One run.**  :class:`ConformanceTable` aggregates per-item records (plans,
   examples run, pass, fail, corpus cases, max ULP seen) per backend and
   operation and prints the per-operation table.
@@ -24,7 +21,7 @@ from __future__ import annotations
 
 import json
 import math
-import shlex
+import re
 import struct
 import time
 from collections.abc import Iterable, Mapping, Sequence
@@ -35,10 +32,20 @@ from typing import Any
 
 import numpy as np
 
-from oracle import DType, SimpleDType, Tensor, binary32, resolvable_plans
+from oracle import DType, Tensor, binary32
 from oracle.expectation import Interval
 
+from .call_codec import (
+    call_from_json,
+    call_to_json,
+    decode_call,
+    decode_value,
+    encode_call,
+    encode_value,
+    repro_command,
+)
 from .calls import REPRO_PRELUDE, Call
+from .sanitize import markdown_text, terminal_text
 
 __all__ = [
     "REPORT_FORMAT",
@@ -62,175 +69,10 @@ __all__ = [
 ]
 
 REPORT_FORMAT = "plancheck-report/1"
-_CALL_FORMAT = 1
-#: the exceptions a call may be required to raise, by name
-_EXCEPTIONS: dict[str, type[BaseException]] = {
-    e.__name__: e
-    for e in (TypeError, ValueError, OverflowError, IndexError, NotImplementedError, KeyError)
-}
 #: at most this many elements of one tensor are listed in a report
 MAX_ELEMENTS = 24
 #: at most this many mismatches are listed in a report
 MAX_MISMATCHES = 8
-
-
-# ---------------------------------------------------------------------------
-# Exact JSON encoding of calls
-# ---------------------------------------------------------------------------
-
-
-def _float_code(x: float) -> dict[str, str]:
-    if math.isnan(x):
-        (bits,) = struct.unpack("<Q", struct.pack("<d", x))
-        return {"float": "nan", "bits64": f"0x{bits:016x}"}
-    return {"float": float(x).hex()}
-
-
-def _float_decode(data: Mapping[str, Any]) -> float:
-    if "bits64" in data:
-        (value,) = struct.unpack("<d", struct.pack("<Q", int(data["bits64"], 16)))
-        return value
-    return float.fromhex(data["float"])
-
-
-def encode_value(value: Any) -> Any:
-    """A JSON-able, exact form of one forward-argument value."""
-    if isinstance(value, Tensor):
-        encoded: dict[str, Any] = {"tensor": value.dtype.name, "shape": list(value.shape)}
-        if value.dtype is DType.Float32:
-            encoded["bits"] = [f"0x{b:08x}" for b in value.bits()]
-        else:
-            encoded["values"] = list(value.values)
-        return encoded
-    if isinstance(value, SimpleDType):
-        return {"dtype": value.name}
-    if value is None or isinstance(value, bool):
-        return value
-    if isinstance(value, np.generic):
-        kind = type(value).__name__
-        if isinstance(value, np.float32):
-            return {"numpy": kind, "bits": f"0x{binary32.to_bits(float(value)):08x}"}
-        if isinstance(value, np.floating):
-            return {"numpy": kind, **_float_code(float(value))}
-        return {"numpy": kind, "value": value.item()}
-    if isinstance(value, float):
-        return _float_code(value)
-    if isinstance(value, int):
-        return int(value)
-    if isinstance(value, Fraction):
-        return {"fraction": [value.numerator, value.denominator]}
-    if isinstance(value, tuple):
-        return {"tuple": [encode_value(v) for v in value]}
-    if isinstance(value, list):
-        return [encode_value(v) for v in value]
-    raise TypeError(f"cannot encode {type(value).__name__} {value!r} exactly")
-
-
-def decode_value(data: Any) -> Any:
-    """The inverse of :func:`encode_value`."""
-    if data is None or isinstance(data, (bool, int)):
-        return data
-    if isinstance(data, list):
-        return [decode_value(v) for v in data]
-    if not isinstance(data, dict):
-        raise ValueError(f"cannot decode {data!r}")
-    if "tensor" in data:
-        dtype = DType.from_name(data["tensor"])
-        shape = tuple(int(n) for n in data["shape"])
-        if "bits" in data:
-            values = tuple(binary32.from_bits(int(b, 16)) for b in data["bits"])
-        else:
-            values = tuple(data["values"])
-        return Tensor(dtype, shape, values)
-    if "dtype" in data:
-        return DType.from_name(data["dtype"])
-    if "numpy" in data:
-        kind = getattr(np, data["numpy"])
-        if "bits" in data:
-            return np.uint32(int(data["bits"], 16)).view(np.float32)[()]
-        if "float" in data:
-            return kind(_float_decode(data))
-        return kind(data["value"])
-    if "float" in data:
-        return _float_decode(data)
-    if "fraction" in data:
-        numerator, denominator = data["fraction"]
-        return Fraction(int(numerator), int(denominator))
-    if "tuple" in data:
-        return tuple(decode_value(v) for v in data["tuple"])
-    raise ValueError(f"cannot decode {data!r}")
-
-
-def encode_call(call: Call) -> dict[str, Any]:
-    """The JSON-able form of *call* (see :func:`decode_call`)."""
-    encoded: dict[str, Any] = {
-        "v": _CALL_FORMAT,
-        "op": call.operation,
-        "args": [encode_value(a) for a in call.args],
-        "plan": call.plan.describe(),
-    }
-    if call.accumulator_dtype is not None:
-        encoded["accumulator_dtype"] = call.accumulator_dtype.name
-    if call.raises:
-        encoded["raises"] = [e.__name__ for e in call.raises]
-    return encoded
-
-
-_PLANS_BY_NAME: dict[str, Any] = {}
-
-
-def _plan_named(description: str) -> Any:
-    if not _PLANS_BY_NAME:
-        _PLANS_BY_NAME.update({p.describe(): p for p in resolvable_plans()})
-    return _PLANS_BY_NAME.get(description)
-
-
-def decode_call(data: Mapping[str, Any]) -> Call:
-    """The :class:`Call` of an :func:`encode_call` document (ValueError if malformed)."""
-    try:
-        operation = data["op"]
-        args = tuple(decode_value(a) for a in data["args"])
-        accumulator = data.get("accumulator_dtype")
-        accumulator = DType.from_name(accumulator) if accumulator is not None else None
-        raises = tuple(_EXCEPTIONS[name] for name in data.get("raises", ()))
-    except (KeyError, TypeError, AttributeError, ValueError) as error:
-        raise ValueError(f"not a plancheck call: {error}") from None
-    if not isinstance(operation, str):
-        raise ValueError(f"not a plancheck call: operation {operation!r}")
-    plan = _plan_named(data.get("plan", "")) if data.get("plan") else None
-    call = Call(operation, args, accumulator, plan, raises)  # type: ignore[arg-type]
-    if plan is None:
-        try:
-            plan = call.resolve()
-        except Exception as error:
-            raise ValueError(
-                f"not a plancheck call: {operation} does not plan ({type(error).__name__}: "
-                f"{error}) and names no known plan"
-            ) from None
-        call = Call(operation, args, accumulator, plan, raises)
-    return call
-
-
-def call_to_json(call: Call) -> str:
-    """Compact, exact JSON of *call*."""
-    return json.dumps(encode_call(call), separators=(",", ":"))
-
-
-def call_from_json(text: str) -> Call:
-    """The call of :func:`call_to_json` text (ValueError if it is not one)."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ValueError(f"not JSON: {error}") from None
-    if not isinstance(data, dict):
-        raise ValueError("not a plancheck call: expected a JSON object")
-    return decode_call(data)
-
-
-def repro_command(call: Call, backend: str | None = None) -> str:
-    """``plancheck repro [--backend X] '<json>'``: re-runs exactly *call*."""
-    option = f"--backend {shlex.quote(backend)} " if backend else ""
-    return f"plancheck repro {option}{shlex.quote(call_to_json(call))}"
 
 
 def python_snippet(call: Call, backend: str | None = None) -> str:
@@ -589,11 +431,11 @@ def failure_report(outcome: Any, backend: str, test: str = "") -> FailureReport:
         operation=call.operation,
         plan=plan,
         problem=outcome.problem or ("conforms" if outcome.ok else "non-conformance"),
-        summary=outcome.verdict.summary,
+        summary=terminal_text(outcome.verdict.summary),
         inputs=[show_value(a) for a in call.args]
         + ([f"accumulator_dtype={call.accumulator_dtype.name}"] if call.accumulator_dtype else []),
         expected=_show_expected(expectation),
-        actual=_show_actual(outcome),
+        actual=terminal_text(_show_actual(outcome)),
         mismatches=[_mismatch_dict(m, call) for m in mismatches[:MAX_MISMATCHES]],
         mismatch_count=len(mismatches),
         rule=rule,
@@ -903,12 +745,11 @@ def classes_table_markdown(classes: Sequence[Mapping[str, Any]]) -> str:
             inputs = ", ".join(example.get("inputs") or [])
             if inputs and len(inputs) <= 60:
                 shown = f"({inputs}): {shown}"
-        shown = shown.replace("|", "\\|")
-        if len(shown) > 160:
-            shown = shown[:157] + "..."
+        shown = markdown_text(shown, 160)
         ulp = c.get("max_ulp")
         rows.append(
-            f"| `{c['operation']}@{c['class']}` | {c['kind']} | {c['count']} | "
+            f"| {_code_span(_class_name(c)).replace('|', chr(92) + '|')} | "
+            f"{markdown_text(c['kind'])} | {c['count']} | "
             f"{len(c.get('plans') or [c.get('plan')])} | {shown} | {'' if ulp is None else ulp} |"
         )
     return "\n".join(rows)
@@ -930,13 +771,37 @@ def class_details(entry: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _class_name(entry: Mapping[str, Any]) -> str:
+    return f"{entry.get('operation')}@{entry.get('class')}"
+
+
+def _code_span(text: object) -> str:
+    """*text* as a Markdown code span (rendered literally) on one line: its backtick
+    delimiters are longer than any backtick run inside, control characters are made
+    visible."""
+    shown = terminal_text(text, 500).replace("\n", " ")
+    longest = max((len(run) for run in re.findall(r"`+", shown)), default=0)
+    ticks = "`" * (longest + 1)
+    pad = " " if shown.startswith("`") or shown.endswith("`") else ""
+    return f"{ticks}{pad}{shown}{pad}{ticks}"
+
+
+def _code_block(text: str) -> list[str]:
+    """*text* as a fenced Markdown code block whose fence no backtick run inside it can
+    close (backend text is untrusted), control characters made visible."""
+    text = terminal_text(text, 100_000)
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return [fence, text, fence]
+
+
 def markdown_report(document: Mapping[str, Any], table: ConformanceTable) -> str:
     """The run document as Markdown: status, tables, failures, xfails, coverage."""
     state = "complete" if document.get("complete") else "INCOMPLETE (still running or interrupted)"
     lines = [
         "# plancheck conformance report",
         "",
-        f"- backends: {', '.join(f'`{b}`' for b in document.get('backends', []))}",
+        f"- backends: {', '.join(_code_span(b) for b in document.get('backends', []))}",
         f"- profile: `{document.get('profile')}`",
         f"- run: {state}; {document.get('finished_items', 0)} of "
         f"{document.get('collected_items', '?')} test items finished",
@@ -947,18 +812,20 @@ def markdown_report(document: Mapping[str, Any], table: ConformanceTable) -> str
     classes = document.get("deviation_classes") or []
     skipped = document.get("not_supported") or {}
     for backend in table.backends():
-        lines += [f"## Backend `{backend}`", "", table.to_markdown(backend), ""]
+        lines += [f"## Backend {_code_span(backend)}", "", table.to_markdown(backend), ""]
         if skipped.get(backend):
             lines += [not_supported_line(skipped[backend]), ""]
         mine = [c for c in classes if c.get("backend") == backend]
         if mine:
             head, *rows = class_lines(mine)
-            lines += [f"### {head}", "", "```", *[r[2:] for r in rows], "```", ""]
+            block = "\n".join(r[2:] for r in rows)
+            lines += [f"### {markdown_text(head)}", "", *_code_block(block), ""]
     if classes:
         lines += ["## Deviation classes in detail", ""]
         for entry in classes:
-            lines += [f"### `{entry['backend']}`: `{entry['operation']}@{entry['class']}`", ""]
-            lines += ["```", class_details(entry), "```", ""]
+            name = f"{_code_span(entry['backend'])}: {_code_span(_class_name(entry))}"
+            lines += [f"### {name}", ""]
+            lines += [*_code_block(class_details(entry)), ""]
     sections = (
         ("Crashes", "crashes"),
         ("Oracle errors (not the backend's fault)", "oracle_errors"),
@@ -969,7 +836,8 @@ def markdown_report(document: Mapping[str, Any], table: ConformanceTable) -> str
             continue
         lines += [f"## {title}", ""]
         for entry in entries:
-            lines += [f"### `{entry.get('test', '')}`", "", "```", entry.get("text", ""), "```", ""]
+            lines += [f"### {_code_span(entry.get('test', ''))}", ""]
+            lines += [*_code_block(str(entry.get("text", ""))), ""]
     stale = document.get("stale_xfail") or []
     if stale:
         lines += ["## Listed deviations that no longer fail", ""]

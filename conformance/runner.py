@@ -60,10 +60,21 @@ __all__ = [
 
 
 class OracleError(Exception):
-    """The oracle (or the suite) failed on a call: never the backend's fault."""
+    """The oracle (or the suite) failed on a call: never the backend's fault.
+
+    A call too large for the oracle (:class:`oracle.limits.OracleLimitError`)
+    is one too: the oracle *declined* it (:attr:`declined`), and the message
+    says so rather than reading like a crash.
+    """
 
     def __init__(self, call: Call, error: BaseException, where: str = "oracle.expected") -> None:
-        super().__init__(f"{where} raised {type(error).__name__}: {error}")
+        from oracle.limits import OracleLimitError
+
+        self.declined = isinstance(error, OracleLimitError)
+        if self.declined:
+            super().__init__(f"oracle declined (too large): {error}")
+        else:
+            super().__init__(f"{where} raised {type(error).__name__}: {error}")
         self.call = call
         self.error = error
         self.where = where

@@ -93,3 +93,63 @@ class _TruncatingAdd:
 
 
 ROUND_TOWARD_ZERO = _TruncatingAdd
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["call", "--backend", "cpu", "addd", "Float32:[1]"], "did you mean add?"),
+        (["call", "--backend", "cpux", "neg", "Float32:[1]"], "did you mean 'cpu'?"),
+        (["call", "neg"], "neg does not plan with these arguments"),
+        (["call", "add", "Float32:[1]"], "pass --expect-error"),
+        (["call", "neg", "Float32:[1, "], "plancheck call:"),
+        (["call", "--expect-error", "neg", "Float32:[1]"], "--expect-error: neg plans"),
+    ],
+)
+def test_mistakes_are_usage_errors_not_passes(argv, message, capsys):
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert message in captured.err
+    assert "PASS" not in captured.out
+
+
+def test_a_planning_error_asked_for_on_purpose_is_checked(capsys):
+    assert main(["call", "--backend", "cpu", "--expect-error", "add", "Float32:[1]"]) == 0
+    out = capsys.readouterr().out
+    assert "raised TypeError" in out and "PASS" in out
+
+
+def test_the_help_example_plans_and_conforms(capsys):
+    from conformance.call_command import EXAMPLE
+
+    argv = EXAMPLE.split(" ", 1)[1]
+    import shlex
+
+    assert main(shlex.split(argv)) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("backend:   cpu (plancheck ")
+    assert "add(Float32, Float32) binary32 -> Float32" in out and "PASS" in out
+
+
+def test_backend_text_cannot_reach_the_terminal_raw(capsys):
+    assert (
+        main(["call", "--backend", "tests.test_cli_call:ANSI_RAISING", "neg", "Float32:[1]"]) == 1
+    )
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\\x1b[2J" in out
+
+
+class _AnsiRaising:
+    name = "ansi"
+
+    def from_tensor(self, tensor):
+        return tensor
+
+    def to_tensor(self, native):
+        return native
+
+    def execute(self, operation, *args, **options):
+        raise RuntimeError("\x1b[2Jscreen cleared")
+
+
+ANSI_RAISING = _AnsiRaising()
