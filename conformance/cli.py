@@ -1,7 +1,8 @@
 """The ``plancheck`` command line.
 
-``plancheck plans``
-    print every resolvable plan as a table.
+``plancheck plans [--op NAME ...] [--json | --table]``
+    print every resolvable plan as reports, test ids and deviation files spell
+    it (:mod:`conformance.plans_command`).
 ``plancheck exhaustive --backend NAME --op OP [--shard I/N]``
     check every input of unary plans against the certified oracle
     (:mod:`conformance.exhaustive`); ``--table`` prints the accuracy table.
@@ -37,18 +38,11 @@ import argparse
 import sys
 from typing import Any
 
-from oracle.plan_table import format_plan_table
 from oracle.planner import resolvable_plans
 
 from .options import max_examples as _max_examples
 from .options import seed as _seed
 from .sanitize import terminal_text
-
-
-def _plans(arguments: argparse.Namespace) -> int:
-    print(format_plan_table(resolvable_plans()))
-    return 0
-
 
 # ---------------------------------------------------------------------------
 # plancheck run / plancheck repro
@@ -385,8 +379,13 @@ def build_parser() -> argparse.ArgumentParser:
         prog="plancheck", description="plancheck: operation dtype policy oracle and conformance"
     )
     commands = parser.add_subparsers(dest="command", required=True)
-    plans = commands.add_parser("plans", help="print every resolvable plan as a table")
-    plans.set_defaults(handler=_plans)
+    from . import plans_command
+
+    plans = commands.add_parser(
+        "plans", help="print every resolvable plan, as reports and deviation files spell it"
+    )
+    plans_command.add_arguments(plans)
+    plans.set_defaults(handler=plans_command.main)
     from . import call_command
 
     call = commands.add_parser(

@@ -7,6 +7,7 @@ enumeration order.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -99,8 +100,30 @@ def test_python_m_oracle_refuses_other_arguments(argv, capsys):
 
 
 def test_plancheck_plans_prints_the_table(capsys):
-    assert plancheck_main(["plans"]) == 0
+    assert plancheck_main(["plans", "--table"]) == 0
     check_table(capsys.readouterr().out)
+
+
+def test_plancheck_plans_spells_plans_as_reports_do(capsys):
+    assert plancheck_main(["plans"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == [p.describe() for p in resolvable_plans()]
+    assert "add(Int32, Int32) int32_exact_checked -> Int32" in lines
+
+
+def test_plancheck_plans_filters_by_operation_and_prints_json(capsys):
+    assert plancheck_main(["plans", "--op", "add", "--op", "neg", "--json"]) == 0
+    records = json.loads(capsys.readouterr().out)
+    expected = [p for p in resolvable_plans() if p.operation in ("add", "neg")]
+    assert [r["plan"] for r in records] == [p.describe() for p in expected]
+    int32 = next(r for r in records if r["plan"].startswith("add(Int32, Int32)"))
+    assert int32["compute"] == "int32_exact_checked" and int32["output"] == "Int32"
+    assert int32["operands"][0] == {"role": "tensor", "dtype": "Int32", "convert_to": "Int32"}
+
+
+def test_plancheck_plans_names_the_nearest_operation(capsys):
+    assert plancheck_main(["plans", "--op", "ad"]) == 2
+    assert "did you mean add?" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("argv", [[], ["bogus"]])
@@ -124,8 +147,8 @@ def _console_script() -> str:
     "command",
     [
         [sys.executable, "-m", "oracle", "plans"],
-        [sys.executable, "-m", "conformance.cli", "plans"],
-        ["PLANCHECK", "plans"],
+        [sys.executable, "-m", "conformance.cli", "plans", "--table"],
+        ["PLANCHECK", "plans", "--table"],
     ],
     ids=["python -m oracle", "python -m conformance.cli", "plancheck"],
 )
@@ -142,7 +165,7 @@ def test_commands_print_the_table_in_a_subprocess(command, tmp_path):
 def test_both_commands_print_the_same_table(capsys):
     oracle_main(["plans"])
     first = capsys.readouterr().out
-    plancheck_main(["plans"])
+    plancheck_main(["plans", "--table"])
     assert capsys.readouterr().out == first
 
 
