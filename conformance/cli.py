@@ -3,6 +3,11 @@
 ``plancheck plans [--op NAME ...] [--json | --table]``
     print every resolvable plan as reports, test ids and deviation files spell
     it (:mod:`conformance.plans_command`).
+``plancheck backends [--json]``
+    every built-in backend and adapter, whether its library is installed, and
+    the extra that installs it (:mod:`conformance.backends_command`).
+``plancheck --version``
+    plancheck's version.
 ``plancheck exhaustive --backend NAME --op OP [--shard I/N]``
     check every input of unary plans against the certified oracle
     (:mod:`conformance.exhaustive`); ``--table`` prints the accuracy table.
@@ -378,7 +383,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="plancheck", description="plancheck: operation dtype policy oracle and conformance"
     )
+    from .versions import plancheck_version
+
+    parser.add_argument("--version", action="version", version=f"plancheck {plancheck_version()}")
     commands = parser.add_subparsers(dest="command", required=True)
+    from . import backends_command
+
+    listing = commands.add_parser(
+        "backends", help="every known backend, whether it is installed, and how to install it"
+    )
+    backends_command.add_arguments(listing)
+    listing.set_defaults(handler=backends_command.main)
     from . import plans_command
 
     plans = commands.add_parser(

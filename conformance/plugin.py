@@ -49,6 +49,7 @@ a hang.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import dataclasses
 import json
@@ -141,6 +142,58 @@ def pytest_addoption(parser: Any) -> None:
         metavar="PATH",
         help="write the conformance report (.json, .md or .html), updated per test item",
     )
+    _add_ini(parser)
+
+
+#: the ini settings (``plancheck_backend = cpu`` in pytest.ini, ``[tool.pytest.ini_options]``):
+#: option name -> (ini type, help); a command-line option overrides its setting
+_INI = {
+    "backend": ("linelist", "backends under test (one a line)"),
+    "op": ("linelist", "operations to run (one a line)"),
+    "profile": ("string", "ci, dev or thorough"),
+    "ulp_budget": ("linelist", "OP=N ULP budgets (one a line)"),
+    "timeout": ("string", "per-call timeout in seconds"),
+    "xfail": ("string", "known-deviations file"),
+    "unsupported": ("linelist", "features the backends do not support (one a line)"),
+    "report": ("string", "report path (.json, .md or .html)"),
+    "seed": ("string", "the search's seed"),
+    "max_examples": ("string", "generated calls per plan"),
+}
+#: how an ini string becomes an option value (the same checks as the command line)
+_INI_CONVERT: dict[str, Any] = {
+    "timeout": float,
+    "seed": seed_option,
+    "max_examples": max_examples_option,
+}
+
+
+def _add_ini(parser: Any) -> None:
+    for name, (kind, text) in _INI.items():
+        parser.addini(f"plancheck_{name}", f"plancheck: {text}", type=kind, default=None)
+
+
+def _apply_ini(config: Any) -> None:
+    """Fill every plancheck option not given on the command line from its ini setting."""
+    for name in _INI:
+        attribute = f"plancheck_{name}"
+        if getattr(config.option, attribute) not in (None, []):
+            continue
+        value = config.getini(attribute)
+        if value in (None, "", []):
+            continue
+        if isinstance(value, list):
+            value = [v for v in value if v]
+        convert = _INI_CONVERT.get(name)
+        if convert is not None:
+            try:
+                value = convert(value)
+            except (ValueError, argparse.ArgumentTypeError) as error:
+                raise pytest.UsageError(f"ini setting {attribute} = {value!r}: {error}") from None
+        if name == "profile" and value not in ("ci", "dev", "thorough"):
+            raise pytest.UsageError(
+                f"ini setting {attribute} = {value!r}: expected ci, dev or thorough"
+            )
+        setattr(config.option, attribute, value)
 
 
 def _active(config: Any) -> bool:
@@ -161,6 +214,7 @@ def _active(config: Any) -> bool:
 
 @pytest.hookimpl(trylast=True)
 def pytest_configure(config: Any) -> None:
+    _apply_ini(config)
     if not _active(config):
         return
     state = PlancheckState(config)

@@ -149,3 +149,58 @@ def test_the_plugin_names_its_own_options_and_refuses_a_missing_directory(tmp_pa
     assert done.returncode == 4, done.stdout[-2000:] + done.stderr[-2000:]
     assert "--plancheck-report" in done.stderr and "does not exist" in done.stderr
     assert not (tmp_path / "gone").exists()
+
+
+def test_version(capsys):
+    from conformance.versions import plancheck_version
+
+    with pytest.raises(SystemExit) as exit_info:
+        plancheck(["--version"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out.strip() == f"plancheck {plancheck_version()}"
+
+
+def test_backends_lists_every_known_name_and_how_to_install_a_missing_one(monkeypatch, capsys):
+    import importlib.util
+
+    import backends
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "jax" else real(name, *a)
+    )
+    assert plancheck(["backends", "--json"]) == 0
+    rows = {r["name"]: r for r in json.loads(capsys.readouterr().out)}
+    assert list(rows) == backends.known_names()
+    assert rows["jax:gpu"]["installed"] is False
+    assert rows["jax:gpu"]["install"] == "pip install 'plancheck[jax]'"
+    assert rows["cpu"]["installed"] is True and rows["cpu"]["install"] is None
+    assert plancheck(["backends"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert any(line.startswith("jax ") and "pip install 'plancheck[jax]'" in line for line in lines)
+
+
+def test_plugin_options_come_from_ini_settings(tmp_path):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
+    (tmp_path / "pytest.ini").write_text(
+        "[pytest]\nplancheck_backend = cpu\nplancheck_op =\n    neg\n    abs\n"
+        "plancheck_seed = 9\nplancheck_max_examples = 2\nplancheck_report = out.json\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    data = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))
+    assert data["seed"] == 9 and sorted(data["table"]["cpu"]) == ["abs", "neg"]
+    assert "(2 generated calls per plan)" in done.stdout
+    (tmp_path / "pytest.ini").write_text(
+        "[pytest]\nplancheck_backend = cpu\nplancheck_max_examples = many\n", encoding="utf-8"
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 4 and "plancheck_max_examples" in done.stderr
