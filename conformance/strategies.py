@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -347,202 +347,17 @@ def _finish(draw: Any, plan: OperationPlan, operands: list[Any], parameters: dic
 _SHAPES = array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=4)
 
 
-@st.composite
-def _elementwise_calls(draw: Any, plan: OperationPlan) -> Call:
-    tensor_positions = [i for i, o in enumerate(plan.operands) if o.role is OperandRole.TENSOR]
-    if len(tensor_positions) >= 2:
-        shapes = _broadcast_shapes(draw, len(tensor_positions))
-    else:
-        shapes = (draw(_SHAPES),)
-    weak = _weak_values(draw, plan)
-    operands: list[Any] = []
-    shape_of = dict(zip(tensor_positions, shapes))
-    for position, _ in enumerate(plan.operands):
-        if position in shape_of:
-            operands.append(draw(_tensor(_operand_dtype(plan, position), shape_of[position])))
-        else:
-            operands.append(weak[position])
-    return _finish(draw, plan, operands, {})
-
-
-def _axes(draw: Any, ndim: int, kind: str) -> Any:
-    """A valid axis argument for *ndim* dimensions (None / int / tuple by *kind*)."""
-    options = ["none"] if kind in ("axes", "optional") else []
-    if ndim:
-        options.append("int")
-    if kind == "axes":
-        options.append("tuple")
-    choice = draw(st.sampled_from(options))
-    if choice == "none":
-        return None
-    if choice == "int":
-        return draw(st.integers(-ndim, ndim - 1))
-    chosen = draw(st.permutations(range(ndim)))[: draw(st.integers(0, ndim))]
-    return tuple(a - ndim if draw(st.booleans()) else a for a in chosen)
-
-
-def _reduced_axes(axis: Any, ndim: int) -> tuple[int, ...]:
-    if axis is None:
-        return tuple(range(ndim))
-    if isinstance(axis, tuple):
-        return tuple(a % ndim for a in axis)
-    return (axis % ndim,)
-
-
-@st.composite
-def _reduction_calls(draw: Any, plan: OperationPlan) -> Call:
-    facts = plan_facts(plan)
-    family = facts.family
-    shape = list(draw(_SHAPES))
-    if family in (Family.SCAN, Family.SORT, Family.TOPK) and not shape:
-        shape = [draw(st.integers(0, 4))]
-    kind = {Family.REDUCE: "axes", Family.ARG: "optional"}.get(family, "int")
-    axis = _axes(draw, len(shape), kind)
-    if facts.extremum_rule is not None:
-        for a in _reduced_axes(axis, len(shape)):  # every group non-empty
-            shape[a] = max(shape[a], 1)
-    shape_t = tuple(shape)
-    x = draw(_tensor(_operand_dtype(plan, 0), shape_t))
-    parameters: dict[str, Any] = {"axis": axis}
-    if family is Family.REDUCE:
-        parameters["keepdims"] = draw(st.booleans())
-    elif family is Family.SORT:
-        parameters["descending"] = draw(st.booleans())
-    elif family is Family.TOPK:
-        n = shape_t[axis % len(shape_t)]
-        parameters = {"k": draw(st.integers(0, n)), "axis": axis, "largest": draw(st.booleans())}
-    return _finish(draw, plan, [x], parameters)
-
-
-@st.composite
-def _matmul_calls(draw: Any, plan: OperationPlan) -> Call:
-    m, k, n = (draw(st.integers(0, 4)) for _ in range(3))
-    a = draw(_tensor(_operand_dtype(plan, 0), (m, k)))
-    b = draw(_tensor(_operand_dtype(plan, 1), (k, n)))
-    return _finish(draw, plan, [a, b], {})
-
-
-def _conv_parameters(draw: Any) -> dict[str, Any]:
-    d = draw(st.integers(1, 2))
-    groups = draw(st.integers(1, 3))
-    per_group = draw(st.integers(1, 2))
-    out_per_group = draw(st.integers(1, 2))
-    window = tuple(draw(st.integers(1, 3)) for _ in range(d))
-    strides = tuple(draw(st.integers(1, 3)) for _ in range(d))
-    # negative padding crops the input (the reference allows it while the extent stays >= 0)
-    padding = tuple((draw(st.integers(-1, 2)), draw(st.integers(-1, 2))) for _ in range(d))
-    lhs_dilation = tuple(draw(st.integers(1, 2)) for _ in range(d))
-    rhs_dilation = tuple(draw(st.integers(1, 2)) for _ in range(d))
-    spatial = []
-    for w, rd, (lo, hi), ld in zip(window, rhs_dilation, padding, lhs_dilation):
-        span = (w - 1) * rd + 1
-        need = max(span - lo - hi, 1)  # dilated input + padding must cover one window
-        smallest = (need - 1) // ld + 1
-        spatial.append(draw(st.integers(smallest, smallest + 2)))
-    batch = draw(st.sampled_from((1, 1, 2, 0)))
-    return {
-        "lhs_shape": (batch, groups * per_group, *spatial),
-        "rhs_shape": (groups * out_per_group, per_group, *window),
-        "window_strides": strides,
-        "padding": padding,
-        "lhs_dilation": lhs_dilation,
-        "rhs_dilation": rhs_dilation,
-        "feature_group_count": groups,
-    }
-
-
-@st.composite
-def _conv_calls(draw: Any, plan: OperationPlan) -> Call:
-    parameters = _conv_parameters(draw)
-    lhs = draw(_tensor(_operand_dtype(plan, 0), parameters.pop("lhs_shape")))
-    rhs = draw(_tensor(_operand_dtype(plan, 1), parameters.pop("rhs_shape")))
-    return _finish(draw, plan, [lhs, rhs], parameters)
-
-
-def _index_tensor(draw: Any, n: int, distinct: bool) -> Tensor:
-    if distinct:
-        count = draw(st.integers(0, n))
-        values = draw(st.permutations(range(n)))[:count] if n else []
-        if count == 1 and draw(st.booleans()):
-            return Tensor(I32, (), tuple(values))
-        if count and count % 2 == 0 and draw(st.booleans()):
-            return Tensor(I32, (2, count // 2), tuple(values))
-        return Tensor(I32, (count,), tuple(values))
-    shape = draw(array_shapes(min_dims=0, max_dims=2, min_side=0, max_side=3))
-    if n == 0:
-        shape = (0,)
-    size = math.prod(shape)
-    values = draw(st.lists(st.integers(0, n - 1), min_size=size, max_size=size)) if n else []
-    return Tensor(I32, shape, tuple(values))
-
-
-@st.composite
-def _indexed_calls(draw: Any, plan: OperationPlan) -> Call:
-    family = plan_facts(plan).family
-    shape = draw(array_shapes(min_dims=1, max_dims=3, min_side=0, max_side=4))
-    axis = draw(st.integers(-len(shape), len(shape) - 1))
-    a = axis % len(shape)
-    n = shape[a]
-    indices = _index_tensor(draw, n, distinct=family is Family.SCATTER)
-    data = draw(_tensor(_operand_dtype(plan, 0), shape))
-    operands: list[Any] = [data, indices]
-    if family is not Family.GATHER:
-        updates_shape = (*shape[:a], *indices.shape, *shape[a + 1 :])
-        operands.append(draw(_tensor(_operand_dtype(plan, 2), updates_shape)))
-    return _finish(draw, plan, operands, {"axis": axis})
-
-
-_BUILDERS: dict[Family, Callable[[OperationPlan], st.SearchStrategy[Call]]] = {
-    Family.ELEMENTWISE: _elementwise_calls,
-    Family.REDUCE: _reduction_calls,
-    Family.ARG: _reduction_calls,
-    Family.SCAN: _reduction_calls,
-    Family.SORT: _reduction_calls,
-    Family.TOPK: _reduction_calls,
-    Family.MATMUL: _matmul_calls,
-    Family.CONV: _conv_calls,
-    Family.GATHER: _indexed_calls,
-    Family.SCATTER: _indexed_calls,
-    Family.SCATTER_ADD: _indexed_calls,
-}
-
-
 @functools.cache
 def calls(plan: OperationPlan) -> st.SearchStrategy[Call]:
     """Valid calls whose arguments select exactly *plan* (cached per plan)."""
-    return _BUILDERS[plan_facts(plan).family](plan)
+    from .families import module_of  # the family modules build on this one
+
+    return module_of(plan_facts(plan).family).valid_calls(plan)
 
 
 # ---------------------------------------------------------------------------
 # Invalid calls
 # ---------------------------------------------------------------------------
-
-
-def _mismatched_shapes(draw: Any, count: int) -> list[tuple[int, ...]]:
-    shape = list(draw(array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=3)))
-    axis = draw(st.integers(0, len(shape) - 1))
-    shape[axis] = max(shape[axis], 2)
-    other = list(shape)
-    other[axis] = shape[axis] + draw(st.integers(1, 2))
-    shapes = [tuple(shape)] * count
-    shapes[draw(st.integers(0, count - 1))] = tuple(other)
-    if len(set(shapes)) == 1:  # pragma: no cover - count >= 2 always differs
-        shapes[0] = tuple(other)
-    return shapes
-
-
-@st.composite
-def _invalid_elementwise_shapes(draw: Any, plan: OperationPlan) -> Call:
-    tensor_positions = [i for i, o in enumerate(plan.operands) if o.role is OperandRole.TENSOR]
-    shapes = dict(zip(tensor_positions, _mismatched_shapes(draw, len(tensor_positions))))
-    if len(set(shapes.values())) == 1:
-        assume(False)
-    weak = _weak_values(draw, plan)
-    operands = [
-        draw(_tensor(_operand_dtype(plan, i), shapes[i])) if i in shapes else weak[i]
-        for i in range(len(plan.operands))
-    ]
-    return _make(plan, operands, raises=(ValueError,), note="shapes do not broadcast")
 
 
 @st.composite
@@ -579,99 +394,6 @@ def _int32_overflow(draw: Any, plan: OperationPlan) -> Call:
     return _make(plan, [a, b], raises=(OverflowError,), note="the final Int32 sum overflows")
 
 
-@st.composite
-def _invalid_reduction(draw: Any, plan: OperationPlan) -> Call:
-    facts = plan_facts(plan)
-    family = facts.family
-    shape = draw(array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=3))
-    ndim = len(shape)
-    kinds = ["axis"]
-    if family is Family.REDUCE and ndim >= 1:
-        kinds.append("duplicate")
-    if facts.extremum_rule is not None:
-        kinds.append("empty")
-    kind = draw(st.sampled_from(kinds))
-    parameters: dict[str, Any] = {}
-    raises = _AXIS_ERRORS
-    if kind == "axis":
-        axis = draw(st.one_of(st.integers(ndim, ndim + 2), st.integers(-ndim - 2, -ndim - 1)))
-        note = f"axis {axis} out of range for {ndim} dimensions"
-    elif kind == "duplicate":
-        a = draw(st.integers(0, ndim - 1))
-        axis = (a, a - ndim)
-        note = f"axis {axis} names one axis twice"
-    else:
-        shape = list(shape)
-        axis = draw(st.one_of(st.none(), st.integers(0, ndim - 1)))
-        shape[0 if axis is None else axis] = 0
-        shape = tuple(shape)
-        raises = (ValueError,)
-        note = "an extremum over an empty group"
-    x = draw(_tensor(_operand_dtype(plan, 0), tuple(shape)))
-    parameters["axis"] = axis
-    if family is Family.REDUCE:
-        parameters["keepdims"] = False
-    elif family is Family.TOPK:
-        parameters = {"k": 0, "axis": axis, "largest": True}
-    elif family is Family.SORT:
-        parameters["descending"] = False
-    return _make(plan, [x], parameters, raises=raises, note=note)
-
-
-@st.composite
-def _invalid_matmul(draw: Any, plan: OperationPlan) -> Call:
-    m, k, n = (draw(st.integers(1, 3)) for _ in range(3))
-    k2 = k + draw(st.integers(1, 2))
-    a = draw(_tensor(_operand_dtype(plan, 0), (m, k)))
-    b = draw(_tensor(_operand_dtype(plan, 1), (k2, n)))
-    return _make(plan, [a, b], raises=(ValueError,), note=f"inner dimensions {k} and {k2}")
-
-
-@st.composite
-def _invalid_conv(draw: Any, plan: OperationPlan) -> Call:
-    parameters = _conv_parameters(draw)
-    lhs_shape = list(parameters.pop("lhs_shape"))
-    lhs_shape[1] += draw(st.integers(1, 2))  # channels no longer match the kernel
-    lhs = draw(_tensor(F32, tuple(lhs_shape)))
-    rhs = draw(_tensor(F32, parameters.pop("rhs_shape")))
-    return _make(plan, [lhs, rhs], parameters, raises=(ValueError,), note="channel mismatch")
-
-
-@st.composite
-def _invalid_indexed(draw: Any, plan: OperationPlan) -> Call:
-    family = plan_facts(plan).family
-    shape = draw(array_shapes(min_dims=1, max_dims=2, min_side=1, max_side=3))
-    axis = draw(st.integers(0, len(shape) - 1))
-    n = shape[axis]
-    kinds = ["negative", "large"]
-    if family is not Family.GATHER:
-        kinds.append("updates")
-    if family is Family.SCATTER:
-        kinds.append("duplicate")
-    kind = draw(st.sampled_from(kinds))
-    good = list(draw(st.permutations(range(n))))[: draw(st.integers(0, n - 1))] if n > 1 else []
-    if kind == "negative":
-        values, raises, note = [*good, draw(st.integers(-n - 2, -1))], (IndexError,), "negative"
-    elif kind == "large":
-        values, raises, note = [*good, draw(st.integers(n, n + 3))], (IndexError,), "too large"
-    elif kind == "duplicate":
-        i = draw(st.integers(0, n - 1))
-        values, raises, note = [i, i], (ValueError,), "duplicate scatter index"
-    else:
-        values, raises, note = list(range(n)), (ValueError,), "updates shape mismatch"
-    values = [v for v in values]
-    draw(st.randoms()).shuffle(values)
-    indices = Tensor(I32, (len(values),), tuple(values))
-    data = draw(_tensor(F32, shape))
-    operands: list[Any] = [data, indices]
-    if family is not Family.GATHER:
-        updates_shape = list((*shape[:axis], len(values), *shape[axis + 1 :]))
-        if kind == "updates":
-            updates_shape[axis] += 1
-        operands.append(draw(_tensor(F32, tuple(updates_shape))))
-    return _make(plan, operands, {"axis": axis}, raises=raises, note=f"index: {note}")
-
-
 @functools.cache
 def invalid_calls(plan: OperationPlan) -> st.SearchStrategy[Call]:
     """Calls of *plan* with exactly one fault; ``call.raises`` names what must be raised.
@@ -684,16 +406,11 @@ def invalid_calls(plan: OperationPlan) -> st.SearchStrategy[Call]:
     options: list[st.SearchStrategy[Call]] = []
     if B.INT32_RESULT_OVERFLOW in applicable_classes(plan):
         options.append(_int32_overflow(plan))
-    if family is Family.ELEMENTWISE and facts.tensor_count >= 2:
-        options.append(_invalid_elementwise_shapes(plan))
-    elif family in (Family.REDUCE, Family.ARG, Family.SCAN, Family.SORT, Family.TOPK):
-        options.append(_invalid_reduction(plan))
-    elif family is Family.MATMUL:
-        options.append(_invalid_matmul(plan))
-    elif family is Family.CONV:
-        options.append(_invalid_conv(plan))
-    elif family in (Family.GATHER, Family.SCATTER, Family.SCATTER_ADD):
-        options.append(_invalid_indexed(plan))
+    from .families import module_of  # the family modules build on this one
+
+    structural = module_of(family).invalid_calls(plan)
+    if structural is not None:
+        options.append(structural)
     from .validation import invalid_examples  # validation builds on this module
 
     rules = invalid_examples(plan)
@@ -1024,11 +741,12 @@ def _elementwise_shaped(
 
 
 def _structural_examples(plan: OperationPlan) -> list[Call]:
-    """Shapes, parameters, indices and error paths, per family."""
+    """Shapes, parameters, indices and error paths: the plan's family module's
+    ``structural_examples`` (:mod:`conformance.families`)."""
+    from .families import module_of  # the family modules build on this one
+
     facts = plan_facts(plan)
-    family = facts.family
     d0 = _operand_dtype(plan, 0)
-    out: list[Call] = []
 
     def tensor(shape: tuple[int, ...], dtype: Any = d0, start: float = 1.0) -> Tensor:
         size = math.prod(shape)
@@ -1040,174 +758,7 @@ def _structural_examples(plan: OperationPlan) -> list[Call]:
             values = (True,) * size
         return Tensor(dtype, shape, values)
 
-    if family is Family.ELEMENTWISE:
-        count = facts.tensor_count
-        out.append(_elementwise_shaped(plan, [()] * count, "0-d operands"))
-        out.append(_elementwise_shaped(plan, [(0,)] * count, "empty operands"))
-        if count >= 2:
-            shapes = [(2, 1), *[(3,)] * (count - 1)]
-            out.append(_elementwise_shaped(plan, shapes, "broadcasting operands"))
-            shapes = [(2,), *[(3,)] * (count - 1)]
-            out.append(
-                _elementwise_shaped(
-                    plan, shapes, "shapes that do not broadcast", raises=(ValueError,)
-                )
-            )
-        return out
-    if family in (Family.REDUCE, Family.ARG):
-        extremum = facts.extremum_rule is not None
-
-        def reduce_call(x: Tensor, axis: Any, keepdims: bool = False, **kw: Any) -> Call:
-            parameters: dict[str, Any] = {"axis": axis}
-            if family is Family.REDUCE:
-                parameters["keepdims"] = keepdims
-            return _make(plan, [x], parameters, **kw)
-
-        out.append(reduce_call(tensor(()), None, note="0-d input"))
-        out.append(reduce_call(tensor((2, 3)), None, note="axis None"))
-        out.append(reduce_call(tensor((2, 3)), -1, note="negative axis"))
-        out.append(reduce_call(tensor((2, 0)), 0, note="empty input, non-empty groups"))
-        out.append(reduce_call(tensor((2, 3)), 2, raises=_AXIS_ERRORS, note="axis out of range"))
-        if family is Family.REDUCE:
-            out.append(reduce_call(tensor((2, 2, 2)), (0, -1), note="two axes"))
-            out.append(reduce_call(tensor((2, 2)), (), note="no axes"))
-            out.append(reduce_call(tensor((2, 3)), 1, True, note="keepdims"))
-            out.append(
-                reduce_call(tensor((2, 3)), (1, -1), raises=_AXIS_ERRORS, note="a repeated axis")
-            )
-            if not extremum:
-                out.append(reduce_call(tensor((0,)), None, note="an empty reduction"))
-            out.append(
-                reduce_call(tensor((2,)), None, 1, raises=(TypeError,), note="keepdims=1")  # type: ignore[arg-type]
-            )
-        if extremum:
-            out.append(
-                reduce_call(tensor((0,)), None, raises=(ValueError,), note="an extremum of nothing")
-            )
-        return out
-    if family in (Family.SCAN, Family.SORT, Family.TOPK):
-
-        def row_call(
-            x: Tensor,
-            axis: int,
-            *,
-            k: int = 1,
-            largest: bool = True,
-            descending: bool = False,
-            **kw: Any,
-        ) -> Call:
-            parameters: dict[str, Any] = {"axis": axis}
-            if family is Family.TOPK:
-                parameters = {"k": k, "axis": axis, "largest": largest}
-            elif family is Family.SORT:
-                parameters["descending"] = descending
-            return _make(plan, [x], parameters, **kw)
-
-        out.append(row_call(tensor((2, 3)), -1, note="negative axis"))
-        out.append(row_call(tensor((0,)), 0, k=0, note="empty input"))
-        out.append(row_call(tensor((2, 3)), 2, raises=_AXIS_ERRORS, note="axis out of range"))
-        if family is Family.SORT:
-            out.append(row_call(tensor((3,)), 0, descending=True, note="descending"))
-            bad_flag = {"axis": 0, "descending": 1}
-            out.append(
-                _make(plan, [tensor((3,))], bad_flag, raises=(TypeError,), note="descending=1")
-            )
-        if family is Family.TOPK:
-            out.append(row_call(tensor((3,)), 0, k=2, largest=False, note="smallest"))
-            out.append(row_call(tensor((3,)), 0, k=0, note="k = 0"))
-            out.append(row_call(tensor((3,)), 0, k=3, note="k = n"))
-            no_k = {"k": None, "axis": 0, "largest": True}
-            out.append(_make(plan, [tensor((3,))], no_k, raises=(TypeError,), note="k=None"))
-        return out
-    if family is Family.MATMUL:
-        d1 = _operand_dtype(plan, 1)
-        out.append(_make(plan, [tensor((0, 2)), tensor((2, 3), d1)], note="M = 0"))
-        out.append(_make(plan, [tensor((2, 0)), tensor((0, 3), d1)], note="K = 0"))
-        out.append(
-            _make(
-                plan,
-                [tensor((2, 3)), tensor((2, 3), d1)],
-                raises=(ValueError,),
-                note="inner dimensions differ",
-            )
-        )
-        return out
-    if family is Family.CONV:
-        base = dict(_CONV_1D_PLAIN)
-        variants = [
-            ({"window_strides": (2,)}, (1, 1, 5), (1, 1, 2), "stride 2"),
-            ({"padding": ((1, 2),)}, (1, 1, 3), (1, 1, 2), "padding"),
-            ({"lhs_dilation": (2,)}, (1, 1, 3), (1, 1, 2), "lhs dilation"),
-            ({"rhs_dilation": (2,)}, (1, 1, 4), (1, 1, 2), "rhs dilation"),
-            ({"feature_group_count": 2}, (1, 4, 3), (2, 2, 2), "two groups"),
-            ({}, (0, 1, 3), (1, 1, 2), "batch 0"),
-            (
-                {
-                    "window_strides": (1, 2),
-                    "padding": ((0, 1), (1, 0)),
-                    "lhs_dilation": (1, 1),
-                    "rhs_dilation": (1, 1),
-                },
-                (1, 2, 3, 3),
-                (2, 2, 2, 2),
-                "two spatial dimensions",
-            ),
-        ]
-        for changes, lhs_shape, rhs_shape, note in variants:
-            out.append(
-                _make(
-                    plan,
-                    [tensor(lhs_shape), tensor(rhs_shape, start=0.5)],
-                    {**base, **changes},
-                    note=note,
-                )
-            )
-        out.append(
-            _make(
-                plan,
-                [tensor((1, 2, 3)), tensor((1, 1, 2))],
-                base,
-                raises=(ValueError,),
-                note="channel mismatch",
-            )
-        )
-        return out
-    # gather / scatter / scatter_add
-    data = tensor((3,))
-    duplicates = family is not Family.SCATTER
-
-    def indexed(data: Tensor, indices: Sequence[int] | Tensor, axis: int = 0, **kw: Any) -> Call:
-        if not isinstance(indices, Tensor):
-            indices = _tensor_of(I32, indices)
-        operands: list[Any] = [data, indices]
-        if family is not Family.GATHER:
-            a = axis % data.ndim
-            shape = (*data.shape[:a], *indices.shape, *data.shape[a + 1 :])
-            if kw.pop("bad_updates", False):
-                shape = (*shape[:-1], shape[-1] + 1) if shape else (1,)
-            operands.append(tensor(shape, F32, start=10.0))
-        return _make(plan, operands, {"axis": axis}, **kw)
-
-    out.append(indexed(data, [0, 2, 2] if duplicates else [2, 0], note="first, last (dup)"))
-    out.append(indexed(data, [], note="no indices"))
-    out.append(indexed(data, Tensor(I32, (), (1,)), note="0-d indices"))
-    out.append(indexed(tensor((2, 3)), [2, 0], axis=-1, note="negative axis"))
-    out.append(indexed(data, [0, -1], raises=(IndexError,), note="a negative index"))
-    out.append(indexed(data, [3], raises=(IndexError,), note="an index = n"))
-    out.append(indexed(data, [0], axis=1, raises=_AXIS_ERRORS, note="axis out of range"))
-    if family is Family.SCATTER:
-        out.append(indexed(data, [1, 1], raises=(ValueError,), note="duplicate indices"))
-    if family is not Family.GATHER:
-        out.append(
-            indexed(
-                data,
-                [0, 1],
-                bad_updates=True,
-                raises=(ValueError,),
-                note="updates of the wrong shape",
-            )
-        )
-    return out
+    return module_of(facts.family).structural_examples(plan, facts, tensor)
 
 
 @functools.cache

@@ -3,10 +3,22 @@
 Each module serves the :class:`~conformance.calls.Family` members in its
 ``FAMILIES`` and implements one protocol (:class:`FamilyModule`):
 
+``valid_calls(plan)``
+    a hypothesis strategy of valid calls that select exactly *plan*;
+``invalid_calls(plan)``
+    a strategy of calls with one structural fault, or None;
+``structural_examples(plan, facts, tensor)``
+    deterministic calls of the family's shapes, parameters and error paths
+    (part of :func:`conformance.strategies.boundary_examples`);
 ``measure(call, facts, operands, parameters, hits)``
     add the input classes (:class:`~conformance.boundaries.Boundary`) *call*
     hits to *hits*; raise :class:`~conformance.families.measures.Invalid`
     after recording the error class of a structure the reference refuses.
+
+The result classes a call's expected value hits are measured per group of
+classes, not per family (:mod:`conformance.result_classes`), and the one
+call per validation rule is :mod:`conformance.validation` (its table is per
+family too).
 
 The cut: :mod:`.elementwise`; :mod:`.reduction` (reduce, arg, scan, sort,
 topk: one axis of one tensor); :mod:`.matmul`; :mod:`.conv`; :mod:`.indexed`
@@ -20,11 +32,11 @@ applicability.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from types import ModuleType
 from typing import Any, Protocol
 
-from oracle import Tensor
+from oracle import OperationPlan, Tensor
 
 from ..boundaries import F32, I32, B, Boundary, PlanFacts, plan_facts, weak_classes_of
 from ..calls import Call, Family
@@ -38,6 +50,14 @@ class FamilyModule(Protocol):
     """What a family module provides."""
 
     FAMILIES: frozenset[Family]
+
+    def valid_calls(self, plan: OperationPlan) -> Any: ...
+
+    def invalid_calls(self, plan: OperationPlan) -> Any: ...
+
+    def structural_examples(
+        self, plan: OperationPlan, facts: PlanFacts, tensor: Callable[..., Tensor]
+    ) -> list[Call]: ...
 
     def measure(
         self, call: Call, facts: PlanFacts, operands: Sequence[Any], parameters: dict, hits: set

@@ -7,16 +7,28 @@ parameter classes and the sum classes of every output element.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from hypothesis import strategies as st
+
+from oracle import OperationPlan, Tensor
 
 from ..boundaries import (
+    F32,
     B,
     PlanFacts,
 )
 from ..calls import Call, Family
+from ..strategies import (
+    _CONV_1D_PLAIN,
+    _finish,
+    _make,
+    _operand_dtype,
+    _tensor,
+)
 from .measures import Invalid as _Invalid
 from .measures import (
     _sum_classes,
@@ -118,3 +130,112 @@ def measure(
 ) -> None:
     """Add the classes of *call* to *hits* (raises Invalid for a refused structure)."""
     _conv(call, facts, operands, parameters, hits)
+
+
+# -- generation: valid calls, invalid calls, structural examples -----------------------
+
+
+def _conv_parameters(draw: Any) -> dict[str, Any]:
+    d = draw(st.integers(1, 2))
+    groups = draw(st.integers(1, 3))
+    per_group = draw(st.integers(1, 2))
+    out_per_group = draw(st.integers(1, 2))
+    window = tuple(draw(st.integers(1, 3)) for _ in range(d))
+    strides = tuple(draw(st.integers(1, 3)) for _ in range(d))
+    # negative padding crops the input (the reference allows it while the extent stays >= 0)
+    padding = tuple((draw(st.integers(-1, 2)), draw(st.integers(-1, 2))) for _ in range(d))
+    lhs_dilation = tuple(draw(st.integers(1, 2)) for _ in range(d))
+    rhs_dilation = tuple(draw(st.integers(1, 2)) for _ in range(d))
+    spatial = []
+    for w, rd, (lo, hi), ld in zip(window, rhs_dilation, padding, lhs_dilation):
+        span = (w - 1) * rd + 1
+        need = max(span - lo - hi, 1)  # dilated input + padding must cover one window
+        smallest = (need - 1) // ld + 1
+        spatial.append(draw(st.integers(smallest, smallest + 2)))
+    batch = draw(st.sampled_from((1, 1, 2, 0)))
+    return {
+        "lhs_shape": (batch, groups * per_group, *spatial),
+        "rhs_shape": (groups * out_per_group, per_group, *window),
+        "window_strides": strides,
+        "padding": padding,
+        "lhs_dilation": lhs_dilation,
+        "rhs_dilation": rhs_dilation,
+        "feature_group_count": groups,
+    }
+
+
+@st.composite
+def _conv_calls(draw: Any, plan: OperationPlan) -> Call:
+    parameters = _conv_parameters(draw)
+    lhs = draw(_tensor(_operand_dtype(plan, 0), parameters.pop("lhs_shape")))
+    rhs = draw(_tensor(_operand_dtype(plan, 1), parameters.pop("rhs_shape")))
+    return _finish(draw, plan, [lhs, rhs], parameters)
+
+
+@st.composite
+def _invalid_conv(draw: Any, plan: OperationPlan) -> Call:
+    parameters = _conv_parameters(draw)
+    lhs_shape = list(parameters.pop("lhs_shape"))
+    lhs_shape[1] += draw(st.integers(1, 2))  # channels no longer match the kernel
+    lhs = draw(_tensor(F32, tuple(lhs_shape)))
+    rhs = draw(_tensor(F32, parameters.pop("rhs_shape")))
+    return _make(plan, [lhs, rhs], parameters, raises=(ValueError,), note="channel mismatch")
+
+
+@functools.cache
+def valid_calls(plan: OperationPlan) -> st.SearchStrategy[Call]:
+    """Valid calls whose arguments select exactly *plan* (cached per plan)."""
+    return _conv_calls(plan)
+
+
+@functools.cache
+def invalid_calls(plan: OperationPlan) -> st.SearchStrategy[Call] | None:
+    """Calls of *plan* with one structural fault (None: the plan has none)."""
+    return _invalid_conv(plan)
+
+
+def structural_examples(
+    plan: OperationPlan, facts: PlanFacts, tensor: Callable[..., Tensor]
+) -> list[Call]:
+    """Shapes, parameters and error paths of *plan* as deterministic calls; *tensor*
+    makes ordinary tensors (``tensor(shape, dtype=operand 0's, start=1.0)``)."""
+    out: list[Call] = []
+    base = dict(_CONV_1D_PLAIN)
+    variants = [
+        ({"window_strides": (2,)}, (1, 1, 5), (1, 1, 2), "stride 2"),
+        ({"padding": ((1, 2),)}, (1, 1, 3), (1, 1, 2), "padding"),
+        ({"lhs_dilation": (2,)}, (1, 1, 3), (1, 1, 2), "lhs dilation"),
+        ({"rhs_dilation": (2,)}, (1, 1, 4), (1, 1, 2), "rhs dilation"),
+        ({"feature_group_count": 2}, (1, 4, 3), (2, 2, 2), "two groups"),
+        ({}, (0, 1, 3), (1, 1, 2), "batch 0"),
+        (
+            {
+                "window_strides": (1, 2),
+                "padding": ((0, 1), (1, 0)),
+                "lhs_dilation": (1, 1),
+                "rhs_dilation": (1, 1),
+            },
+            (1, 2, 3, 3),
+            (2, 2, 2, 2),
+            "two spatial dimensions",
+        ),
+    ]
+    for changes, lhs_shape, rhs_shape, note in variants:
+        out.append(
+            _make(
+                plan,
+                [tensor(lhs_shape), tensor(rhs_shape, start=0.5)],
+                {**base, **changes},
+                note=note,
+            )
+        )
+    out.append(
+        _make(
+            plan,
+            [tensor((1, 2, 3)), tensor((1, 1, 2))],
+            base,
+            raises=(ValueError,),
+            note="channel mismatch",
+        )
+    )
+    return out

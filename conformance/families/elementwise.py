@@ -6,11 +6,15 @@ rounding or Int32 range of exact results, elementwise extremum ties).
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from hypothesis import assume
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import array_shapes
 
 from oracle import Arithmetic, OperandRole, OperationPlan, Tensor, binary32
 
@@ -24,8 +28,19 @@ from ..boundaries import (
     Boundary,
     PlanFacts,
     _exact_fraction,
+    plan_facts,
 )
 from ..calls import Call, Family
+from ..strategies import (
+    _SHAPES,
+    _broadcast_shapes,
+    _elementwise_shaped,
+    _finish,
+    _make,
+    _operand_dtype,
+    _tensor,
+    _weak_values,
+)
 from .measures import Invalid as _Invalid
 from .measures import (
     _extremum_classes,
@@ -100,3 +115,82 @@ def measure(
 ) -> None:
     """Add the classes of *call* to *hits* (raises Invalid for a refused structure)."""
     _elementwise(call, facts, operands, hits)
+
+
+# -- generation: valid calls, invalid calls, structural examples -----------------------
+
+
+@st.composite
+def _elementwise_calls(draw: Any, plan: OperationPlan) -> Call:
+    tensor_positions = [i for i, o in enumerate(plan.operands) if o.role is OperandRole.TENSOR]
+    if len(tensor_positions) >= 2:
+        shapes = _broadcast_shapes(draw, len(tensor_positions))
+    else:
+        shapes = (draw(_SHAPES),)
+    weak = _weak_values(draw, plan)
+    operands: list[Any] = []
+    shape_of = dict(zip(tensor_positions, shapes))
+    for position, _ in enumerate(plan.operands):
+        if position in shape_of:
+            operands.append(draw(_tensor(_operand_dtype(plan, position), shape_of[position])))
+        else:
+            operands.append(weak[position])
+    return _finish(draw, plan, operands, {})
+
+
+def _mismatched_shapes(draw: Any, count: int) -> list[tuple[int, ...]]:
+    shape = list(draw(array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=3)))
+    axis = draw(st.integers(0, len(shape) - 1))
+    shape[axis] = max(shape[axis], 2)
+    other = list(shape)
+    other[axis] = shape[axis] + draw(st.integers(1, 2))
+    shapes = [tuple(shape)] * count
+    shapes[draw(st.integers(0, count - 1))] = tuple(other)
+    if len(set(shapes)) == 1:  # pragma: no cover - count >= 2 always differs
+        shapes[0] = tuple(other)
+    return shapes
+
+
+@st.composite
+def _invalid_elementwise_shapes(draw: Any, plan: OperationPlan) -> Call:
+    tensor_positions = [i for i, o in enumerate(plan.operands) if o.role is OperandRole.TENSOR]
+    shapes = dict(zip(tensor_positions, _mismatched_shapes(draw, len(tensor_positions))))
+    if len(set(shapes.values())) == 1:
+        assume(False)
+    weak = _weak_values(draw, plan)
+    operands = [
+        draw(_tensor(_operand_dtype(plan, i), shapes[i])) if i in shapes else weak[i]
+        for i in range(len(plan.operands))
+    ]
+    return _make(plan, operands, raises=(ValueError,), note="shapes do not broadcast")
+
+
+@functools.cache
+def valid_calls(plan: OperationPlan) -> st.SearchStrategy[Call]:
+    """Valid calls whose arguments select exactly *plan* (cached per plan)."""
+    return _elementwise_calls(plan)
+
+
+@functools.cache
+def invalid_calls(plan: OperationPlan) -> st.SearchStrategy[Call] | None:
+    """Calls of *plan* with one structural fault (None: the plan has none)."""
+    return _invalid_elementwise_shapes(plan) if plan_facts(plan).tensor_count >= 2 else None
+
+
+def structural_examples(
+    plan: OperationPlan, facts: PlanFacts, tensor: Callable[..., Tensor]
+) -> list[Call]:
+    """Shapes, parameters and error paths of *plan* as deterministic calls; *tensor*
+    makes ordinary tensors (``tensor(shape, dtype=operand 0's, start=1.0)``)."""
+    out: list[Call] = []
+    count = facts.tensor_count
+    out.append(_elementwise_shaped(plan, [()] * count, "0-d operands"))
+    out.append(_elementwise_shaped(plan, [(0,)] * count, "empty operands"))
+    if count >= 2:
+        shapes = [(2, 1), *[(3,)] * (count - 1)]
+        out.append(_elementwise_shaped(plan, shapes, "broadcasting operands"))
+        shapes = [(2,), *[(3,)] * (count - 1)]
+        out.append(
+            _elementwise_shaped(plan, shapes, "shapes that do not broadcast", raises=(ValueError,))
+        )
+    return out

@@ -5,12 +5,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from hypothesis import strategies as st
 
-from oracle import Arithmetic, OperationPlan, binary32
+from oracle import Arithmetic, OperationPlan, Tensor, binary32
 from oracle.dtypes import INT32_MAX, INT32_MIN
 
 from ..boundaries import (
@@ -18,6 +20,12 @@ from ..boundaries import (
     PlanFacts,
 )
 from ..calls import Call, Family
+from ..strategies import (
+    _finish,
+    _make,
+    _operand_dtype,
+    _tensor,
+)
 from .measures import Invalid as _Invalid
 from .measures import (
     _sum_classes,
@@ -64,3 +72,55 @@ def measure(
 ) -> None:
     """Add the classes of *call* to *hits* (raises Invalid for a refused structure)."""
     _matmul(call, facts, operands, hits)
+
+
+# -- generation: valid calls, invalid calls, structural examples -----------------------
+
+
+@st.composite
+def _matmul_calls(draw: Any, plan: OperationPlan) -> Call:
+    m, k, n = (draw(st.integers(0, 4)) for _ in range(3))
+    a = draw(_tensor(_operand_dtype(plan, 0), (m, k)))
+    b = draw(_tensor(_operand_dtype(plan, 1), (k, n)))
+    return _finish(draw, plan, [a, b], {})
+
+
+@st.composite
+def _invalid_matmul(draw: Any, plan: OperationPlan) -> Call:
+    m, k, n = (draw(st.integers(1, 3)) for _ in range(3))
+    k2 = k + draw(st.integers(1, 2))
+    a = draw(_tensor(_operand_dtype(plan, 0), (m, k)))
+    b = draw(_tensor(_operand_dtype(plan, 1), (k2, n)))
+    return _make(plan, [a, b], raises=(ValueError,), note=f"inner dimensions {k} and {k2}")
+
+
+@functools.cache
+def valid_calls(plan: OperationPlan) -> st.SearchStrategy[Call]:
+    """Valid calls whose arguments select exactly *plan* (cached per plan)."""
+    return _matmul_calls(plan)
+
+
+@functools.cache
+def invalid_calls(plan: OperationPlan) -> st.SearchStrategy[Call] | None:
+    """Calls of *plan* with one structural fault (None: the plan has none)."""
+    return _invalid_matmul(plan)
+
+
+def structural_examples(
+    plan: OperationPlan, facts: PlanFacts, tensor: Callable[..., Tensor]
+) -> list[Call]:
+    """Shapes, parameters and error paths of *plan* as deterministic calls; *tensor*
+    makes ordinary tensors (``tensor(shape, dtype=operand 0's, start=1.0)``)."""
+    out: list[Call] = []
+    d1 = _operand_dtype(plan, 1)
+    out.append(_make(plan, [tensor((0, 2)), tensor((2, 3), d1)], note="M = 0"))
+    out.append(_make(plan, [tensor((2, 0)), tensor((0, 3), d1)], note="K = 0"))
+    out.append(
+        _make(
+            plan,
+            [tensor((2, 3)), tensor((2, 3), d1)],
+            raises=(ValueError,),
+            note="inner dimensions differ",
+        )
+    )
+    return out
