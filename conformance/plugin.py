@@ -1112,11 +1112,12 @@ class PlancheckState:
         classes = [c.as_dict() for c in self.deviation_classes()]
         for label in self.table.backends():
             terminalreporter.write_sep("=", f"plancheck conformance: {terminal_text(label, 200)}")
-            for line in self.table.format_text(label, complete).splitlines():
-                write(line)
+            mine = [c for c in classes if c["backend"] == label]
+            known = len([c for c in mine if c["known"] is not None])
+            for line in self.table.format_text(label, complete, known).splitlines():
+                _write_row(terminalreporter, terminal_text(line, _LINE_LIMIT))
             if self.not_supported.get(label):
                 write(not_supported_line(self.not_supported[label]))
-            mine = [c for c in classes if c["backend"] == label]
             for line in class_lines(mine):
                 write(line)
             new = [c for c in mine if c["known"] is None]
@@ -1162,6 +1163,23 @@ class PlancheckState:
                   f"({stale['reason']})")  # fmt: skip
         if self.report_path is not None:
             write(f"plancheck report: {self.report_path}")
+
+
+#: table results coloured in the terminal (where pytest colours: a tty, NO_COLOR unset)
+_ALARMING = ("FAIL", "TIMEOUT", "CRASH", "ORACLE ERROR")
+
+
+def _write_row(terminalreporter: Any, line: str) -> None:
+    """One line of the conformance table, its result coloured when it is alarming."""
+    for status in _ALARMING:
+        if line.endswith(f"  {status}"):
+            head = line[: -len(status)]
+            colour = {"red": True} if status != "ORACLE ERROR" else {"yellow": True}
+            terminalreporter.write(head)
+            terminalreporter.write(status, bold=True, **colour)
+            terminalreporter.write("\n")
+            return
+    terminalreporter.write_line(line)
 
 
 #: the exit status of an xdist worker the watchdog ended (the controller reports a hang)

@@ -204,3 +204,29 @@ def test_plugin_options_come_from_ini_settings(tmp_path):
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert done.returncode == 4 and "plancheck_max_examples" in done.stderr
+
+
+def _faulty_run(tmp_path: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "tests"), str(ROOT), env.get("PYTHONPATH", "")])
+    env.pop("NO_COLOR", None)
+    return subprocess.run(
+        [sys.executable, "-m", "conformance.cli", "run", "--workers", "0", "--backend",
+         "faulty_backend:SizeZeroRefusing", "--op", "floor", "--unsupported", "zero-size",
+         *arguments],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+
+
+def test_fail_is_coloured_only_when_colour_is_on_and_known_classes_are_named(tmp_path):
+    coloured = _faulty_run(tmp_path, "--", "--color=yes")
+    assert coloured.returncode == 1, coloured.stdout[-2000:]
+    row = next(line for line in coloured.stdout.splitlines() if line.startswith("floor "))
+    assert row.endswith("\x1b[31m\x1b[1mFAIL\x1b[0m") or "\x1b[1m\x1b[31mFAIL" in row, repr(row)
+    plain = _faulty_run(tmp_path, "--", "--color=no")
+    assert "\x1b[" not in plain.stdout
+    (tmp_path / "known.txt").write_text("floor: loses the sign of zero\n", encoding="utf-8")
+    known = _faulty_run(tmp_path, "--xfail", str(tmp_path / "known.txt"))
+    assert known.returncode == 0, known.stdout[-2000:]
+    assert "conforms except 1 known deviation class" in known.stdout
+    assert "every operation conforms" not in known.stdout
