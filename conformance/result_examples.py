@@ -109,7 +109,9 @@ def _palette_calls(plan: OperationPlan) -> list[Call]:
 
 
 def _int32_pair_calls(plan: OperationPlan) -> list[Call]:
-    from .boundaries import arithmetic_witnesses
+    from .witness_tables import (
+        arithmetic_witnesses,
+    )
 
     calls = []
     for cls, tuples in arithmetic_witnesses(plan).items():

@@ -57,12 +57,14 @@ from .boundaries import (
     SPECIAL_FLOAT_BITS,
     Boundary,
     applicable_classes,
-    arithmetic_witnesses,
     plan_facts,
+)
+from .calls import Call, Family, forward_arguments, parameters_of
+from .witness_tables import (
+    arithmetic_witnesses,
     weak_class_values,
     weak_representatives,
 )
-from .calls import Call, Family, forward_arguments, parameters_of
 
 __all__ = [
     "EXTREMUM_GROUPS",

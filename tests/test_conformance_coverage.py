@@ -10,20 +10,22 @@ import numpy as np
 import pytest
 
 from conformance.boundaries import (
-    FLOAT_WITNESSES,
     Boundary,
     Group,
     applicable_classes,
-    arithmetic_witnesses,
     classes_hit,
     classes_of_calls,
     rounding_classes,
-    weak_class_values,
-    weak_classes_of,
 )
 from conformance.calls import Call, forward_arguments
 from conformance.coverage import CoverageMatrix
 from conformance.strategies import boundary_examples
+from conformance.witness_tables import (
+    FLOAT_WITNESSES,
+    arithmetic_witnesses,
+    weak_class_values,
+    weak_classes_of,
+)
 from conformance.witnesses import witness_calls
 from oracle import DType, Tensor, binary32, get_operation, resolvable_plans, resolve_operation_plan
 

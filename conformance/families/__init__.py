@@ -38,8 +38,18 @@ from typing import Any, Protocol
 
 from oracle import OperationPlan, Tensor
 
-from ..boundaries import F32, I32, B, Boundary, PlanFacts, plan_facts, weak_classes_of
+from ..boundaries import (
+    F32,
+    I32,
+    B,
+    Boundary,
+    PlanFacts,
+    plan_facts,
+)
 from ..calls import Call, Family
+from ..witness_tables import (
+    weak_classes_of,
+)
 from . import conv, elementwise, indexed, matmul, reduction
 from .measures import Invalid, _float_value_classes, _int_value_classes
 

@@ -19,15 +19,12 @@ from hypothesis.extra.numpy import array_shapes
 from oracle import Arithmetic, OperandRole, OperationPlan, Tensor, binary32
 
 from ..boundaries import (
-    _EXACT_FLOAT,
-    _EXACT_INT,
     ELEMENTWISE_EXTREMA,
     F32,
     I32,
     B,
     Boundary,
     PlanFacts,
-    _exact_fraction,
     plan_facts,
 )
 from ..calls import Call, Family
@@ -40,6 +37,11 @@ from ..strategies import (
     _operand_dtype,
     _tensor,
     _weak_values,
+)
+from ..witness_tables import (
+    _EXACT_FLOAT,
+    _EXACT_INT,
+    _exact_fraction,
 )
 from .measures import Invalid as _Invalid
 from .measures import (

@@ -26,8 +26,10 @@ from ..boundaries import (
     NEAR_TIE_ULPS,
     B,
     Boundary,
-    _is_midpoint,
     _neighbours,
+)
+from ..witness_tables import (
+    _is_midpoint,
 )
 
 
