@@ -309,7 +309,8 @@ def _add_run_parsers(commands: Any) -> None:
         "--workers",
         type=_workers,
         default="auto",
-        help="pytest-xdist workers: 'auto' (default), N, or 0 for none",
+        help="pytest-xdist workers: 'auto' (default: none for a few plans, one per 16 plans "
+        "up to the CPU count), N, or 0 for none",
     )
     run.add_argument(
         "--timeout",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-__all__ = ["MAX_EXAMPLES_LIMIT", "max_examples", "seed"]
+__all__ = ["MAX_EXAMPLES_LIMIT", "PLANS_PER_WORKER", "auto_workers", "max_examples", "seed"]
 
 #: more generated calls per plan than any profile uses by three orders of magnitude
 MAX_EXAMPLES_LIMIT = 1_000_000
@@ -38,3 +38,17 @@ def max_examples(text: str) -> int:
             f"expected a count in [1, {MAX_EXAMPLES_LIMIT}], got {text!r}"
         )
     return value
+
+
+#: plans (times backends) one worker should have before another worker pays for itself:
+#: a worker costs a few seconds to start (numpy, hypothesis, the suite, collection) and a
+#: plan takes a second or two, so a handful of plans runs faster in one process
+PLANS_PER_WORKER = 16
+
+
+def auto_workers(plans: int, cpus: int) -> int:
+    """The xdist worker count for ``--workers auto`` / ``-n auto``: 0 (no workers, the
+    run in this process) below ``2 * PLANS_PER_WORKER`` plans, otherwise one worker
+    per :data:`PLANS_PER_WORKER` plans, at most *cpus*."""
+    workers = min(max(cpus, 1), plans // PLANS_PER_WORKER)
+    return workers if workers >= 2 else 0

@@ -212,6 +212,26 @@ def _active(config: Any) -> bool:
     )
 
 
+@pytest.hookimpl(tryfirst=True, optionalhook=True)
+def pytest_xdist_auto_num_workers(config: Any) -> int | None:
+    """``-n auto`` on a plancheck run: workers by the amount of work
+    (:func:`conformance.options.auto_workers`), not by the CPUs alone; None
+    (xdist decides) for other runs or when PYTEST_XDIST_AUTO_NUM_WORKERS is set."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None
+    _apply_ini(config)
+    if not config.option.plancheck_backend:
+        return None
+    from oracle import resolvable_plans
+
+    from .options import auto_workers
+
+    ops = set(config.option.plancheck_op)
+    plans = sum(1 for p in resolvable_plans() if not ops or p.operation in ops)
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return auto_workers(plans * len(set(config.option.plancheck_backend)), cpus or 1)
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_configure(config: Any) -> None:
     _apply_ini(config)

@@ -230,3 +230,28 @@ def test_fail_is_coloured_only_when_colour_is_on_and_known_classes_are_named(tmp
     assert known.returncode == 0, known.stdout[-2000:]
     assert "conforms except 1 known deviation class" in known.stdout
     assert "every operation conforms" not in known.stdout
+
+
+def test_auto_workers_follow_the_amount_of_work():
+    from conformance.options import PLANS_PER_WORKER, auto_workers
+
+    assert auto_workers(5, 16) == 0  # a few plans: one process is faster
+    assert auto_workers(2 * PLANS_PER_WORKER - 1, 16) == 0
+    assert auto_workers(2 * PLANS_PER_WORKER, 16) == 2
+    assert auto_workers(102, 2) == 2  # the full run on two CPUs
+    assert auto_workers(102, 16) == 102 // PLANS_PER_WORKER
+    assert auto_workers(1000, 1) == 0  # never more workers than CPUs
+
+
+def test_n_auto_runs_a_small_plancheck_run_without_workers(tmp_path):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
+    env.pop("PYTEST_XDIST_AUTO_NUM_WORKERS", None)
+    (tmp_path / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "auto",
+         "--plancheck-backend", "cpu", "--plancheck-op", "neg"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "created:" not in done.stdout and "bringing up nodes" not in done.stdout
