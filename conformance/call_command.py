@@ -25,6 +25,7 @@ from typing import Any
 from oracle import DType, Tensor
 
 from .literals import format_value, parse_argument
+from .options import ulp_count
 from .sanitize import terminal_text
 from .versions import backend_version
 
@@ -39,7 +40,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = f"Example: {EXAMPLE}"
     parser.add_argument("--backend", default="generic", help="generic, cpu or module:attribute")
     parser.add_argument("--accumulator", help="accumulator dtype name, e.g. Float64")
-    parser.add_argument("--ulp-budget", type=int, default=0, help="ULP budget for rounded ops")
+    parser.add_argument(
+        "--ulp-budget", type=ulp_count, default=0, help="ULP budget for rounded ops"
+    )
     parser.add_argument(
         "--expect-error",
         action="store_true",
@@ -84,8 +87,6 @@ def main(arguments: argparse.Namespace) -> int:
         accumulator = DType.from_name(arguments.accumulator) if arguments.accumulator else None
     except (ValueError, KeyError, SyntaxError, TypeError) as error:
         return _usage(terminal_text(str(error), 500))
-    if arguments.ulp_budget < 0:
-        return _usage(f"--ulp-budget: expected N >= 0, got {arguments.ulp_budget}")
     try:
         backend = backends.get(arguments.backend)
     except (Exception, SystemExit, GeneratorExit) as error:  # builtins:exit included

@@ -46,7 +46,9 @@ from typing import Any
 from oracle.planner import resolvable_plans
 
 from .options import max_examples as _max_examples
+from .options import seconds as _seconds
 from .options import seed as _seed
+from .options import ulp_count as _ulp_count
 from .sanitize import terminal_text
 
 # ---------------------------------------------------------------------------
@@ -314,7 +316,7 @@ def _add_run_parsers(commands: Any) -> None:
     )
     run.add_argument(
         "--timeout",
-        type=float,
+        type=_seconds,
         default=None,
         metavar="SECONDS",
         help="per-call timeout (default 10; 0: none)",
@@ -365,7 +367,7 @@ def _add_run_parsers(commands: Any) -> None:
                       help="only these operations (repeatable)")  # fmt: skip
     diff.add_argument("--profile", choices=("ci", "dev", "thorough"), default="ci",
                       help="how many calls (as plancheck run)")  # fmt: skip
-    diff.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
+    diff.add_argument("--timeout", type=_seconds, default=10.0, metavar="SECONDS",
                       help="per-call timeout (0: none)")  # fmt: skip
     diff.set_defaults(handler=_diff)
     repro = commands.add_parser(
@@ -375,8 +377,10 @@ def _add_run_parsers(commands: Any) -> None:
     )
     repro.add_argument("call", help="the call's JSON (from a report), '-' for stdin, @FILE")
     repro.add_argument("--backend", default="generic", help="generic, cpu or module:attribute")
-    repro.add_argument("--ulp-budget", type=int, default=0, help="ULP budget for rounded ops")
-    repro.add_argument("--timeout", type=float, default=10.0, help="seconds (0: none)")
+    repro.add_argument(
+        "--ulp-budget", type=_ulp_count, default=0, help="ULP budget for rounded ops"
+    )
+    repro.add_argument("--timeout", type=_seconds, default=10.0, help="seconds (0: none)")
     repro.set_defaults(handler=_repro)
 
 

@@ -9,8 +9,18 @@ never a traceback.
 from __future__ import annotations
 
 import argparse
+import math
 
-__all__ = ["MAX_EXAMPLES_LIMIT", "PLANS_PER_WORKER", "auto_workers", "max_examples", "seed"]
+__all__ = [
+    "MAX_EXAMPLES_LIMIT",
+    "MAX_SECONDS",
+    "PLANS_PER_WORKER",
+    "auto_workers",
+    "max_examples",
+    "seconds",
+    "seed",
+    "ulp_count",
+]
 
 #: more generated calls per plan than any profile uses by three orders of magnitude
 MAX_EXAMPLES_LIMIT = 1_000_000
@@ -52,3 +62,31 @@ def auto_workers(plans: int, cpus: int) -> int:
     per :data:`PLANS_PER_WORKER` plans, at most *cpus*."""
     workers = min(max(cpus, 1), plans // PLANS_PER_WORKER)
     return workers if workers >= 2 else 0
+
+
+#: the longest per-call timeout accepted, in seconds (a day)
+MAX_SECONDS = 86_400.0
+
+
+def seconds(text: str) -> float:
+    """A per-call timeout: a finite number of seconds in [0, :data:`MAX_SECONDS`] (0: none)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 <= value <= MAX_SECONDS:
+        raise argparse.ArgumentTypeError(
+            f"expected seconds in [0, {MAX_SECONDS:g}] (0: no timeout), got {text!r}"
+        )
+    return value
+
+
+def ulp_count(text: str) -> int:
+    """A ULP budget: an integer in [0, 2**32)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value < 2**32:
+        raise argparse.ArgumentTypeError(f"expected a ULP count in [0, 2**32), got {text!r}")
+    return value

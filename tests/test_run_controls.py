@@ -255,3 +255,24 @@ def test_n_auto_runs_a_small_plancheck_run_without_workers(tmp_path):
     )  # fmt: skip
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert "created:" not in done.stdout and "bringing up nodes" not in done.stdout
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["run", "--backend", "cpu", "--timeout", "-1"],
+        ["run", "--backend", "cpu", "--timeout", "nan"],
+        ["run", "--backend", "cpu", "--timeout", "inf"],
+        ["repro", "--timeout", "-1", "{}"],
+        ["repro", "--ulp-budget", "-3", "{}"],
+        ["diff", "--backend", "cpu", "--backend", "generic", "--timeout", "nan"],
+        ["call", "--ulp-budget", "-1", "neg", "Float32:[1]"],
+        ["run", "--backend", "cpu", "--workers", "-2"],
+    ],
+)
+def test_out_of_range_options_are_usage_errors(argv, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        plancheck(argv)
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert "expected" in err and "Traceback" not in err
