@@ -22,8 +22,10 @@ from ..boundaries import (
     PlanFacts,
 )
 from ..calls import Call, Family
-from ..strategies import (
+from ..examples import (
     _CONV_1D_PLAIN,
+)
+from ..strategies import (
     _finish,
     _make,
     _operand_dtype,

@@ -28,10 +28,12 @@ from ..boundaries import (
     plan_facts,
 )
 from ..calls import Call, Family
+from ..examples import (
+    _elementwise_shaped,
+)
 from ..strategies import (
     _SHAPES,
     _broadcast_shapes,
-    _elementwise_shaped,
     _finish,
     _make,
     _operand_dtype,

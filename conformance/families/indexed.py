@@ -26,13 +26,15 @@ from ..boundaries import (
     plan_facts,
 )
 from ..calls import Call, Family
+from ..examples import (
+    _tensor_of,
+)
 from ..strategies import (
     _AXIS_ERRORS,
     _finish,
     _make,
     _operand_dtype,
     _tensor,
-    _tensor_of,
 )
 from .measures import Invalid as _Invalid
 from .measures import (
