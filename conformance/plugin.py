@@ -718,6 +718,27 @@ class PlancheckState:
     # -- hooks: every process ----------------------------------------------------
 
     @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_call(self, item: Any) -> Any:
+        """With ``--hypothesis-show-statistics``: collect the statistics of every
+        hypothesis search a suite item runs (hypothesis' own plugin collects them
+        only for ``@given`` test functions) where its summary finds them."""
+        if not item.config.getoption("hypothesis_show_statistics", False) or (
+            self.case_of(item.nodeid) is None
+        ):
+            return (yield)
+        from hypothesis.statistics import collector, describe_statistics
+
+        searches: list[str] = []
+
+        def note(stats: dict[str, Any]) -> None:
+            stats["nodeid"] = f"{item.nodeid} (search {len(searches) + 1})"
+            searches.append(describe_statistics(stats))
+            item.hypothesis_statistics = "\n\n".join(searches)
+
+        with collector.with_value(note):
+            return (yield)
+
+    @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(self, item: Any, call: Any) -> Any:
         report = yield
         checker = item.stash.get(_CHECKER, None)

@@ -276,3 +276,11 @@ def test_out_of_range_options_are_usage_errors(argv, capsys):
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
     assert "expected" in err and "Traceback" not in err
+
+
+def test_hypothesis_show_statistics_shows_the_suite_searches(tmp_path):
+    done = _run(tmp_path, "--backend", "cpu", "--op", "neg", "--", "--hypothesis-show-statistics")
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    section = done.stdout.split("Hypothesis Statistics", 1)[1]
+    assert "test_generated_calls[cpu-neg(Float32) binary32 -> Float32] (search 1)" in section
+    assert "passing" in section and "during generate phase" in section
