@@ -8,11 +8,11 @@ plan the call is meant to exercise and, derived from its values by
 :func:`conformance.boundaries.classes_hit`, the boundary classes it hits.
 
 Which forward arguments are dtype operands comes from the registry
-(``OperationSpec.dtype_operand_positions``); the names and kinds of the
-remaining (non-dtype) parameters are the only per-operation knowledge here,
-kept to the small table :data:`SIGNATURES`.  Every registered operation that
-is not in the table is an elementwise operation whose forward arguments are
-all dtype operands (broadcasting when it has several tensor operands).
+(``OperationSpec.dtype_operand_positions``); each operation's family and the
+names and kinds of its non-dtype parameters are facts of its row in the
+operation table (``oracle.operation_facts(name).family``,
+``oracle.FAMILY_PARAMETERS``): nothing here is kept per operation.
+:data:`SIGNATURES` is the derived view of the non-elementwise rows.
 
 ``Call.repro()`` gives a one-line Python snippet that re-runs exactly the
 call; floats are written exactly (``float.fromhex``) and NaNs by their bit
@@ -21,7 +21,6 @@ pattern (``from_bits(0x7fc00001)``).
 
 from __future__ import annotations
 
-import enum
 import math
 import numbers
 import struct
@@ -32,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+import oracle as _oracle
 from oracle import (
     DType,
     OperationPlan,
@@ -59,110 +59,27 @@ __all__ = [
 ]
 
 
-class Family(enum.Enum):
-    """How an operation's call is shaped (what its non-dtype parameters are)."""
-
-    ELEMENTWISE = "elementwise"  #: every forward argument is a dtype operand; broadcasting
-    REDUCE = "reduce"  #: reduce_*(x, axis=None|int|tuple, keepdims=False)
-    ARG = "arg"  #: argmax/argmin(x, axis=None|int)
-    SCAN = "scan"  #: cumsum(x, axis)
-    MATMUL = "matmul"  #: matmul(a, b), 2-D
-    CONV = "conv"  #: conv_general(lhs, rhs, strides, padding, lhs_dil, rhs_dil, groups)
-    GATHER = "gather"  #: gather(data, indices, axis)
-    SCATTER = "scatter"  #: scatter(base, indices, updates, axis), distinct indices
-    SCATTER_ADD = "scatter_add"  #: scatter_add(base, indices, updates, axis), duplicates allowed
-    SORT = "sort"  #: _sort_*(x, axis=-1, descending=False)
-    TOPK = "topk"  #: _topk_*(x, k, axis=-1, largest=True)
-
-
-class ParameterKind(enum.Enum):
-    """The value domain of one non-dtype parameter."""
-
-    AXES = "axes"  #: None, an int or a tuple of distinct ints (negative allowed)
-    OPTIONAL_AXIS = "optional_axis"  #: None or an int
-    AXIS = "axis"  #: an int (negative allowed)
-    FLAG = "flag"  #: a bool
-    COUNT = "count"  #: a non-negative int (topk's k)
-    PER_SPATIAL = "per_spatial"  #: a tuple of positive ints, one per spatial dimension
-    PADDING = "padding"  #: a tuple of (low, high) non-negative int pairs per spatial dimension
-    GROUPS = "groups"  #: a positive int dividing the channel counts
-
-
-@dataclass(frozen=True)
-class Parameter:
-    """One non-dtype parameter: its name, kind and default (``REQUIRED`` if none)."""
-
-    name: str
-    kind: ParameterKind
-    default: Any = None
-    required: bool = False
-
-
-_AXES = Parameter("axis", ParameterKind.AXES, None)
-_KEEPDIMS = Parameter("keepdims", ParameterKind.FLAG, False)
-
+# The call shapes are facts of the operation table (oracle.operations): the family of
+# each row and each family's non-dtype parameters.  The suite reads them from there.
+Family = _oracle.Family
+ParameterKind = _oracle.ParameterKind
+Parameter = _oracle.Parameter
 #: Family -> its non-dtype parameters, in forward-argument order after the operands.
-FAMILY_PARAMETERS: dict[Family, tuple[Parameter, ...]] = {
-    Family.ELEMENTWISE: (),
-    Family.REDUCE: (_AXES, _KEEPDIMS),
-    Family.ARG: (Parameter("axis", ParameterKind.OPTIONAL_AXIS, None),),
-    Family.SCAN: (Parameter("axis", ParameterKind.AXIS, required=True),),
-    Family.MATMUL: (),
-    Family.CONV: (
-        Parameter("window_strides", ParameterKind.PER_SPATIAL, required=True),
-        Parameter("padding", ParameterKind.PADDING, required=True),
-        Parameter("lhs_dilation", ParameterKind.PER_SPATIAL, required=True),
-        Parameter("rhs_dilation", ParameterKind.PER_SPATIAL, required=True),
-        Parameter("feature_group_count", ParameterKind.GROUPS, required=True),
-    ),
-    Family.GATHER: (Parameter("axis", ParameterKind.AXIS, required=True),),
-    Family.SCATTER: (Parameter("axis", ParameterKind.AXIS, required=True),),
-    Family.SCATTER_ADD: (Parameter("axis", ParameterKind.AXIS, required=True),),
-    Family.SORT: (
-        Parameter("axis", ParameterKind.AXIS, -1),
-        Parameter("descending", ParameterKind.FLAG, False),
-    ),
-    Family.TOPK: (
-        Parameter("k", ParameterKind.COUNT, required=True),
-        Parameter("axis", ParameterKind.AXIS, -1),
-        Parameter("largest", ParameterKind.FLAG, True),
-    ),
-}
-
-#: The per-operation knowledge of the conformance suite: the call shape of every
-#: registered operation that is not a plain elementwise operation.
-SIGNATURES: dict[str, Family] = {
-    "reduce_sum": Family.REDUCE,
-    "reduce_prod": Family.REDUCE,
-    "reduce_max": Family.REDUCE,
-    "reduce_min": Family.REDUCE,
-    "argmax": Family.ARG,
-    "argmin": Family.ARG,
-    "cumsum": Family.SCAN,
-    "matmul": Family.MATMUL,
-    "conv_general": Family.CONV,
-    "gather": Family.GATHER,
-    "scatter": Family.SCATTER,
-    "scatter_add": Family.SCATTER_ADD,
-    "_sort_values": Family.SORT,
-    "_sort_indices": Family.SORT,
-    "_topk_values": Family.TOPK,
-    "_topk_indices": Family.TOPK,
-}
+FAMILY_PARAMETERS = _oracle.FAMILY_PARAMETERS
 
 
 def family_of(operation: str) -> Family:
-    """The call family of a registered *operation* (ELEMENTWISE unless in SIGNATURES)."""
-    family = SIGNATURES.get(operation)
-    if family is not None:
-        return family
-    spec = get_operation(operation)
-    if spec.dtype_operand_positions is not None:
-        raise LookupError(
-            f"{operation}: has non-dtype parameters (dtype_operand_positions="
-            f"{spec.dtype_operand_positions}) but no entry in conformance.calls.SIGNATURES"
-        )
-    return Family.ELEMENTWISE
+    """The call family of a registered *operation* (its row's ``family``)."""
+    return _oracle.operation_facts(operation).family
+
+
+#: The call shape of every registered operation that is not a plain elementwise
+#: one, derived from the operation table (a view kept for readers of this name).
+SIGNATURES: dict[str, Family] = {
+    spec.name: family_of(spec.name)
+    for spec in _oracle.registered_operations()
+    if family_of(spec.name) is not Family.ELEMENTWISE
+}
 
 
 def parameters_of(operation: str) -> tuple[Parameter, ...]:

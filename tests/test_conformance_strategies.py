@@ -270,3 +270,17 @@ def test_repro_line_is_one_pasteable_statement(monkeypatch):
     # the default target is the oracle itself
     namespace: dict = {}
     exec(call.repro(), namespace)
+
+
+def test_call_shapes_are_the_operation_tables_facts():
+    """No per-operation list in conformance.calls: family and parameters come from the rows."""
+    import conformance.calls as calls_module
+    from conformance.families import MODULES, module_of
+
+    assert calls_module.Family is oracle.Family
+    assert calls_module.FAMILY_PARAMETERS is oracle.FAMILY_PARAMETERS
+    for spec in registered_operations():
+        facts = oracle.operation_facts(spec.name)
+        assert family_of(spec.name) is facts.family
+        assert (spec.name in SIGNATURES) is (facts.family is not Family.ELEMENTWISE)
+        assert module_of(facts.family) in MODULES  # every family has its module
