@@ -128,7 +128,8 @@ def _check_run_options(arguments: argparse.Namespace) -> str | None:
 
     import backends
 
-    from .plugin import _parse_budgets, load_deviations
+    from .deviations import load_deviations
+    from .plugin_options import parse_budgets
 
     operations = {p.operation for p in resolvable_plans()}
     unknown = [op for op in arguments.op if op not in operations]
@@ -153,7 +154,7 @@ def _check_run_options(arguments: argparse.Namespace) -> str | None:
     except ValueError as error:
         return str(error)
     try:
-        _parse_budgets(arguments.ulp_budget, "--ulp-budget")
+        parse_budgets(arguments.ulp_budget, "--ulp-budget")
         if arguments.xfail:
             load_deviations(arguments.xfail)
     except pytest.UsageError as error:

@@ -49,7 +49,6 @@ a hang.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import dataclasses
 import json
@@ -69,8 +68,14 @@ import pytest
 
 from .deviations import Deviation, load_deviations
 from .deviations import load as _load
-from .options import max_examples as max_examples_option
-from .options import seed as seed_option
+from .plugin_options import (
+    DEFAULT_TIMEOUT,
+    active,
+    add_options,
+    apply_ini,
+    parse_budgets,
+    typed,
+)
 from .sanitize import terminal_text
 from .versions import backend_version, plancheck_version
 
@@ -86,130 +91,19 @@ _TEST_KINDS = {
 }
 _KIND_TESTS = {kind: name for name, kind in _TEST_KINDS.items()}
 _COVERAGE_KINDS = ("boundary", "generated", "invalid")
-DEFAULT_TIMEOUT = 10.0
-#: a terminal line longer than this is cut (with a visible marker)
-_LINE_LIMIT = 20_000
 
 
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
-def _from_cli(config: Any) -> bool:
-    """Whether ``plancheck run`` started this pytest session (its options are spelt
-    ``--report``, not ``--plancheck-report``)."""
-    return any(getattr(p, "plancheck_cli", False) for p in config.pluginmanager.get_plugins())
-
-
-def _typed(config: Any, name: str) -> str:
-    """The option *name* (``report``, ``ulp-budget``...) as the user typed it."""
-    return f"--{name}" if _from_cli(config) else f"--plancheck-{name}"
-
-
 # ---------------------------------------------------------------------------
-# Options
+# Options (conformance.plugin_options)
 # ---------------------------------------------------------------------------
 
 
 def pytest_addoption(parser: Any) -> None:
-    group = parser.getgroup("plancheck", "plancheck conformance suite")
-    group.addoption("--plancheck-backend", action="append", default=[], metavar="NAME",
-                    help="backend under test: generic, cpu or package.module:attribute "
-                    "(repeatable); adds the conformance suite to the run")  # fmt: skip
-    group.addoption("--plancheck-op", action="append", default=[], metavar="OPERATION",
-                    help="run the suite for these operations only (repeatable)")  # fmt: skip
-    group.addoption("--plancheck-profile", default=None, choices=("ci", "dev", "thorough"),
-                    help="ci: derandomized and fast (default); dev: random with a local "
-                    "database; thorough: many examples and corpus level 2")  # fmt: skip
-    group.addoption("--plancheck-ulp-budget", action="append", default=[], metavar="OP=N",
-                    help="ULP budget for a correctly rounded operation (repeatable)")  # fmt: skip
-    group.addoption("--plancheck-timeout", type=float, default=None, metavar="SECONDS",
-                    help=f"per-call timeout (default {DEFAULT_TIMEOUT:g}; 0: none)")  # fmt: skip
-    group.addoption("--plancheck-xfail", default=None, metavar="FILE",
-                    help="known deviations: operation[/plan] and a reason per entry")  # fmt: skip
-    group.addoption("--plancheck-unsupported", action="append", default=[], metavar="FEATURE",
-                    help="a capability feature the backend does not support (repeatable): "
-                    "calls needing it are counted, not judged")  # fmt: skip
-    group.addoption("--plancheck-seed", type=seed_option, default=None, metavar="SEED",
-                    help="the random seed of the search (an integer >= 0); printed at the "
-                    "start of every run, the same seed repeats the same calls")  # fmt: skip
-    group.addoption("--plancheck-max-examples", type=max_examples_option, default=None,
-                    metavar="N",
-                    help="generated calls per plan instead of the profile's")  # fmt: skip
-    group.addoption(
-        "--plancheck-report",
-        default=None,
-        metavar="PATH",
-        help="write the conformance report (.json, .md or .html), updated per test item",
-    )
-    _add_ini(parser)
-
-
-#: the ini settings (``plancheck_backend = cpu`` in pytest.ini, ``[tool.pytest.ini_options]``):
-#: option name -> (ini type, help); a command-line option overrides its setting
-_INI = {
-    "backend": ("linelist", "backends under test (one a line)"),
-    "op": ("linelist", "operations to run (one a line)"),
-    "profile": ("string", "ci, dev or thorough"),
-    "ulp_budget": ("linelist", "OP=N ULP budgets (one a line)"),
-    "timeout": ("string", "per-call timeout in seconds"),
-    "xfail": ("string", "known-deviations file"),
-    "unsupported": ("linelist", "features the backends do not support (one a line)"),
-    "report": ("string", "report path (.json, .md or .html)"),
-    "seed": ("string", "the search's seed"),
-    "max_examples": ("string", "generated calls per plan"),
-}
-#: how an ini string becomes an option value (the same checks as the command line)
-_INI_CONVERT: dict[str, Any] = {
-    "timeout": float,
-    "seed": seed_option,
-    "max_examples": max_examples_option,
-}
-
-
-def _add_ini(parser: Any) -> None:
-    for name, (kind, text) in _INI.items():
-        parser.addini(f"plancheck_{name}", f"plancheck: {text}", type=kind, default=None)
-
-
-def _apply_ini(config: Any) -> None:
-    """Fill every plancheck option not given on the command line from its ini setting."""
-    for name in _INI:
-        attribute = f"plancheck_{name}"
-        if getattr(config.option, attribute) not in (None, []):
-            continue
-        value = config.getini(attribute)
-        if value in (None, "", []):
-            continue
-        if isinstance(value, list):
-            value = [v for v in value if v]
-        convert = _INI_CONVERT.get(name)
-        if convert is not None:
-            try:
-                value = convert(value)
-            except (ValueError, argparse.ArgumentTypeError) as error:
-                raise pytest.UsageError(f"ini setting {attribute} = {value!r}: {error}") from None
-        if name == "profile" and value not in ("ci", "dev", "thorough"):
-            raise pytest.UsageError(
-                f"ini setting {attribute} = {value!r}: expected ci, dev or thorough"
-            )
-        setattr(config.option, attribute, value)
-
-
-def _active(config: Any) -> bool:
-    option = config.option
-    return bool(
-        option.plancheck_seed is not None
-        or option.plancheck_max_examples is not None
-        or option.plancheck_backend
-        or option.plancheck_op
-        or option.plancheck_profile
-        or option.plancheck_ulp_budget
-        or option.plancheck_timeout is not None
-        or option.plancheck_xfail
-        or option.plancheck_report
-        or option.plancheck_unsupported
-    )
+    add_options(parser)
 
 
 @pytest.hookimpl(tryfirst=True, optionalhook=True)
@@ -219,7 +113,7 @@ def pytest_xdist_auto_num_workers(config: Any) -> int | None:
     (xdist decides) for other runs or when PYTEST_XDIST_AUTO_NUM_WORKERS is set."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None
-    _apply_ini(config)
+    apply_ini(config)
     if not config.option.plancheck_backend:
         return None
     from oracle import resolvable_plans
@@ -234,8 +128,8 @@ def pytest_xdist_auto_num_workers(config: Any) -> int | None:
 
 @pytest.hookimpl(trylast=True)
 def pytest_configure(config: Any) -> None:
-    _apply_ini(config)
-    if not _active(config):
+    apply_ini(config)
+    if not active(config):
         return
     state = PlancheckState(config)
     config.stash[_STATE] = state
@@ -389,32 +283,6 @@ def run_check(checker: Any, check: Any) -> None:
 # ---------------------------------------------------------------------------
 
 
-def _parse_budgets(values: Iterable[str], option: str = "--plancheck-ulp-budget") -> dict[str, int]:
-    from oracle.evaluate import REFERENCES
-
-    budgets: dict[str, int] = {}
-    for value in values:
-        operation, equals, number = value.partition("=")
-        operation = operation.strip()
-        try:
-            budget = int(number)
-        except ValueError:
-            budget = -1
-        if not equals or budget < 0:
-            raise pytest.UsageError(f"{option}: expected OP=N (N >= 0), got {value!r}")
-        reference = REFERENCES.get(operation)
-        if reference is None:
-            raise pytest.UsageError(f"{option}: unknown operation {operation!r}")
-        if not reference.rounded:
-            rounded = ", ".join(sorted(k for k, r in REFERENCES.items() if r.rounded))
-            raise pytest.UsageError(
-                f"{option}: {operation} is not a correctly rounded operation "
-                f"(a budget applies to {rounded})"
-            )
-        budgets[operation] = budget
-    return budgets
-
-
 class PlancheckState:
     """The plugin's state: options, backends, and (on the controller) the run's results."""
 
@@ -446,11 +314,11 @@ class PlancheckState:
             import hypothesis.core
 
             hypothesis.core.global_force_seed = self.seed  # what --hypothesis-seed sets
-        self.ulp_budgets = _parse_budgets(option.plancheck_ulp_budget, _typed(config, "ulp-budget"))
+        self.ulp_budgets = parse_budgets(option.plancheck_ulp_budget, typed(config, "ulp-budget"))
         timeout = DEFAULT_TIMEOUT if option.plancheck_timeout is None else option.plancheck_timeout
         if not (timeout >= 0 and math.isfinite(timeout)):
             raise pytest.UsageError(
-                f"{_typed(config, 'timeout')}: expected seconds >= 0, got {timeout}"
+                f"{typed(config, 'timeout')}: expected seconds >= 0, got {timeout}"
             )
         self.timeout = timeout or None
         self.deviations: list[Deviation] = []
@@ -461,7 +329,7 @@ class PlancheckState:
 
         try:
             self.unsupported |= parse_features(
-                option.plancheck_unsupported, _typed(config, "unsupported")
+                option.plancheck_unsupported, typed(config, "unsupported")
             )
         except ValueError as error:
             raise pytest.UsageError(str(error)) from None
@@ -471,7 +339,7 @@ class PlancheckState:
             unknown = [op for op in self.ops if op not in known]
             if unknown:
                 raise pytest.UsageError(
-                    f"{_typed(self.config, 'op')}: unknown operation(s) {', '.join(unknown)} "
+                    f"{typed(self.config, 'op')}: unknown operation(s) {', '.join(unknown)} "
                     f"(see `plancheck plans`)"
                 )
         self.plans = tuple(p for p in all_plans if self.ops is None or p.operation in self.ops)
@@ -522,7 +390,7 @@ class PlancheckState:
             try:
                 self._writer = ReportWriter(self.report_path)
             except FileNotFoundError as error:
-                raise pytest.UsageError(f"{_typed(config, 'report')}: {error}") from None
+                raise pytest.UsageError(f"{typed(config, 'report')}: {error}") from None
             self._write()
 
     # -- the header --------------------------------------------------------------
@@ -565,7 +433,7 @@ class PlancheckState:
                 backend = backends.get(label)
             except (Exception, SystemExit, GeneratorExit) as error:  # builtins:exit included
                 raise pytest.UsageError(
-                    f"{_typed(self.config, 'backend')} {label}: cannot load it: "
+                    f"{typed(self.config, 'backend')} {label}: cannot load it: "
                     f"{type(error).__name__}: {error}"
                 ) from None
             self._backends[label] = backend
@@ -1141,86 +1009,9 @@ class PlancheckState:
     # -- the terminal summary ------------------------------------------------------
 
     def pytest_terminal_summary(self, terminalreporter: Any, exitstatus: Any) -> None:
-        if self.is_worker or not self.labels:
-            return
-        complete = int(exitstatus) in (0, 1)
-        from .report import TERMINAL_DETAILS, class_details, class_lines, not_supported_line
+        from .terminal_summary import write_summary
 
-        def write(line: str) -> None:  # backend text may carry terminal escapes
-            terminalreporter.write_line(terminal_text(line, _LINE_LIMIT))
-
-        elapsed = time.time() - self.started
-        classes = [c.as_dict() for c in self.deviation_classes()]
-        for label in self.table.backends():
-            terminalreporter.write_sep("=", f"plancheck conformance: {terminal_text(label, 200)}")
-            mine = [c for c in classes if c["backend"] == label]
-            known = len([c for c in mine if c["known"] is not None])
-            for line in self.table.format_text(label, complete, known).splitlines():
-                _write_row(terminalreporter, terminal_text(line, _LINE_LIMIT))
-            if self.not_supported.get(label):
-                write(not_supported_line(self.not_supported[label]))
-            for line in class_lines(mine):
-                write(line)
-            new = [c for c in mine if c["known"] is None]
-            for entry in new[:TERMINAL_DETAILS]:
-                for line in class_details(entry).splitlines():
-                    write(line)
-            if len(new) > TERMINAL_DETAILS:
-                where = self.report_path or "the report file (--report out.md)"
-                write(f"... details of {len(new) - TERMINAL_DETAILS} more new classes in {where}")
-            coverage = self.coverage_summary.get(label)
-            if coverage:
-                write(
-                    f"coverage: {coverage['plans_exercised']} of {coverage['plans']} plans "
-                    f"exercised, {coverage['pairs_hit']} of {coverage['pairs_applicable']} "
-                    f"applicable (plan, boundary class) pairs hit"
-                    + ("" if not coverage["missing"] else " -- INCOMPLETE, the run fails:")
-                )
-                for line in coverage["missing"][:20]:
-                    write(f"  missing {line}")
-        totals = [self.table.totals(label) for label in self.table.backends()]
-        examples = sum(t["examples"] for t in totals)
-        cases = sum(t["corpus_cases"] for t in totals)
-        if totals:
-            write(
-                f"plancheck: {examples} examples and {cases} corpus cases in {elapsed:.1f} s "
-                f"({examples / max(elapsed, 1e-9):.0f} examples/s), profile {self.profile.name}"
-            )
-        for error in self.errors[:3]:  # plancheck's own failures (pytest runs with --tb=no)
-            write(f"plancheck INTERNAL ERROR (please report it): {error}")
-        if len(self.errors) > 3:
-            write(f"... {len(self.errors) - 3} more internal errors in the report file")
-        oracle_title = "oracle errors (not the backend's fault)"
-        for title, entries in (("crashes", self.crashes), (oracle_title, self.oracle_errors)):
-            if entries:
-                write(f"plancheck {title}: {len(entries)}")
-                for entry in entries[:10]:
-                    write(
-                        f"  {entry.get('operation')}: {entry.get('problem')} -- "
-                        f"{entry.get('plan')} [{entry.get('test', '').rpartition('::')[2]}]"
-                    )
-        for stale in self.stale_deviations():
-            write(f"plancheck: listed deviation no longer fails: {stale['selector']} "
-                  f"({stale['reason']})")  # fmt: skip
-        if self.report_path is not None:
-            write(f"plancheck report: {self.report_path}")
-
-
-#: table results coloured in the terminal (where pytest colours: a tty, NO_COLOR unset)
-_ALARMING = ("FAIL", "TIMEOUT", "CRASH", "ORACLE ERROR")
-
-
-def _write_row(terminalreporter: Any, line: str) -> None:
-    """One line of the conformance table, its result coloured when it is alarming."""
-    for status in _ALARMING:
-        if line.endswith(f"  {status}"):
-            head = line[: -len(status)]
-            colour = {"red": True} if status != "ORACLE ERROR" else {"yellow": True}
-            terminalreporter.write(head)
-            terminalreporter.write(status, bold=True, **colour)
-            terminalreporter.write("\n")
-            return
-    terminalreporter.write_line(line)
+        write_summary(self, terminalreporter, exitstatus)
 
 
 #: the exit status of an xdist worker the watchdog ended (the controller reports a hang)

@@ -1,0 +1,109 @@
+"""The plancheck part of pytest's terminal summary.
+
+Per backend: the conformance table (alarming results coloured where pytest
+colours: a terminal, ``NO_COLOR`` unset, or ``--color=yes``), the verdict line
+(``every operation conforms``, ``conforms except N known deviation classes``,
+``NOT CONFORMING: ...``, or ``INCOMPLETE``), what was not judged, one line per
+deviation class and the details of the new ones, the coverage of the plan x
+boundary-class matrix; then the run's totals, plancheck's own errors, crashes,
+oracle errors and known deviations that no longer fail.
+
+Every line passes through :func:`conformance.sanitize.terminal_text`: backend
+text (exception messages, reprs, class names built from exception types) cannot
+reach the terminal as control sequences.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from .report import TERMINAL_DETAILS, class_details, class_lines, not_supported_line
+from .sanitize import terminal_text
+
+__all__ = ["write_summary"]
+
+#: a terminal line longer than this is cut (with a visible marker)
+_LINE_LIMIT = 20_000
+
+#: table results coloured in the terminal (where pytest colours: a tty, NO_COLOR unset)
+_ALARMING = ("FAIL", "TIMEOUT", "CRASH", "ORACLE ERROR")
+
+
+def _write_row(terminalreporter: Any, line: str) -> None:
+    """One line of the conformance table, its result coloured when it is alarming."""
+    for status in _ALARMING:
+        if line.endswith(f"  {status}"):
+            head = line[: -len(status)]
+            colour = {"red": True} if status != "ORACLE ERROR" else {"yellow": True}
+            terminalreporter.write(head)
+            terminalreporter.write(status, bold=True, **colour)
+            terminalreporter.write("\n")
+            return
+    terminalreporter.write_line(line)
+
+
+def write_summary(state: Any, terminalreporter: Any, exitstatus: Any) -> None:
+    """The plancheck part of pytest's terminal summary for the plugin state *state*."""
+    if state.is_worker or not state.labels:
+        return
+    complete = int(exitstatus) in (0, 1)
+
+    def write(line: str) -> None:  # backend text may carry terminal escapes
+        terminalreporter.write_line(terminal_text(line, _LINE_LIMIT))
+
+    elapsed = time.time() - state.started
+    classes = [c.as_dict() for c in state.deviation_classes()]
+    for label in state.table.backends():
+        terminalreporter.write_sep("=", f"plancheck conformance: {terminal_text(label, 200)}")
+        mine = [c for c in classes if c["backend"] == label]
+        known = len([c for c in mine if c["known"] is not None])
+        for line in state.table.format_text(label, complete, known).splitlines():
+            _write_row(terminalreporter, terminal_text(line, _LINE_LIMIT))
+        if state.not_supported.get(label):
+            write(not_supported_line(state.not_supported[label]))
+        for line in class_lines(mine):
+            write(line)
+        new = [c for c in mine if c["known"] is None]
+        for entry in new[:TERMINAL_DETAILS]:
+            for line in class_details(entry).splitlines():
+                write(line)
+        if len(new) > TERMINAL_DETAILS:
+            where = state.report_path or "the report file (--report out.md)"
+            write(f"... details of {len(new) - TERMINAL_DETAILS} more new classes in {where}")
+        coverage = state.coverage_summary.get(label)
+        if coverage:
+            write(
+                f"coverage: {coverage['plans_exercised']} of {coverage['plans']} plans "
+                f"exercised, {coverage['pairs_hit']} of {coverage['pairs_applicable']} "
+                f"applicable (plan, boundary class) pairs hit"
+                + ("" if not coverage["missing"] else " -- INCOMPLETE, the run fails:")
+            )
+            for line in coverage["missing"][:20]:
+                write(f"  missing {line}")
+    totals = [state.table.totals(label) for label in state.table.backends()]
+    examples = sum(t["examples"] for t in totals)
+    cases = sum(t["corpus_cases"] for t in totals)
+    if totals:
+        write(
+            f"plancheck: {examples} examples and {cases} corpus cases in {elapsed:.1f} s "
+            f"({examples / max(elapsed, 1e-9):.0f} examples/s), profile {state.profile.name}"
+        )
+    for error in state.errors[:3]:  # plancheck's own failures (pytest runs with --tb=no)
+        write(f"plancheck INTERNAL ERROR (please report it): {error}")
+    if len(state.errors) > 3:
+        write(f"... {len(state.errors) - 3} more internal errors in the report file")
+    oracle_title = "oracle errors (not the backend's fault)"
+    for title, entries in (("crashes", state.crashes), (oracle_title, state.oracle_errors)):
+        if entries:
+            write(f"plancheck {title}: {len(entries)}")
+            for entry in entries[:10]:
+                write(
+                    f"  {entry.get('operation')}: {entry.get('problem')} -- "
+                    f"{entry.get('plan')} [{entry.get('test', '').rpartition('::')[2]}]"
+                )
+    for stale in state.stale_deviations():
+        write(f"plancheck: listed deviation no longer fails: {stale['selector']} "
+              f"({stale['reason']})")  # fmt: skip
+    if state.report_path is not None:
+        write(f"plancheck report: {state.report_path}")
