@@ -238,6 +238,8 @@ class Checker:
     not_supported: Counter = field(default_factory=Counter)
     #: boundary classes hit by the calls not judged (excused in the coverage matrix)
     skipped_hits: Counter = field(default_factory=Counter)
+    #: result classes of the calls not judged (excused in the coverage matrix)
+    skipped_result_hits: Counter = field(default_factory=Counter)
     #: (plan, class) -> the class record: kind, rule, count, size, example report
     classes: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
     _counting: bool = True
@@ -322,6 +324,8 @@ class Checker:
             self.not_supported.update(needed)
             with contextlib.suppress(Exception):  # coverage of a call not judged: best effort
                 self.skipped_hits.update(c.name for c in call.classes)
+            with contextlib.suppress(Exception):
+                self.skipped_result_hits.update(c.name for c in result_classes_hit(call))
         return False
 
     def judge(self, call: Call) -> list[Finding]:
@@ -463,6 +467,7 @@ class Checker:
                 "result_hits": dict(self.result_hits),
                 "skipped": sum(self.not_supported.values()),
                 "skipped_hits": dict(self.skipped_hits),
+                "skipped_result_hits": dict(self.skipped_result_hits),
             },
             "duration": round(time.perf_counter() - self.started, 3),
         }

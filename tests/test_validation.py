@@ -192,3 +192,5 @@ def test_a_quieted_signalling_nan_is_caught_unless_declared_unsupported():
                        unsupported=frozenset({"signalling-nan"}))  # fmt: skip
     check_boundary(declared)
     assert declared.not_supported["signalling-nan"] >= 1
+    coverage = declared.record()["coverage"]  # what the skipped calls would have hit
+    assert coverage["skipped_hits"] and coverage["skipped_result_hits"]
