@@ -33,7 +33,8 @@ from oracle import OperationPlan, resolvable_plans
 from . import corpus as corpus_module
 from .calls import Call
 from .findings import findings_of, group
-from .report import class_details, failure_report, show_value
+from .report import failure_report, show_value
+from .report_markdown import class_details
 from .runner import OracleError, Outcome, agree, is_real_interrupt, run_call, watch_interrupts
 from .strategies import boundary_examples, calls, invalid_calls
 

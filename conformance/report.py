@@ -8,11 +8,12 @@ Three layers:
   :class:`~conformance.runner.Outcome`: operation, plan, every input with its
   bit patterns, expected vs actual, the ULP distance, the broken rule, the
   shell line and a Python snippet.
-* **One run.**  :class:`ConformanceTable` aggregates per-item records (plans,
-  examples run, pass, fail, corpus cases, max ULP seen) per backend and
-  operation and prints the per-operation table.
-* **The file.**  :class:`ReportWriter` writes the run document as JSON or
-  Markdown, atomically (temporary file + rename), every time it is given a
+* **One run.**  :class:`~conformance.conformance_table.ConformanceTable`
+  aggregates per-item records per backend and operation and prints the
+  per-operation table (re-exported here).
+* **The file.**  :class:`ReportWriter` writes the run document as JSON,
+  Markdown (:mod:`conformance.report_markdown`) or HTML
+  (:mod:`conformance.html_report`), atomically (temporary file + rename), every time it is given a
   new state -- the plugin calls it after each finished test item, so an
   interrupted or crashed run keeps what it measured.
 """
@@ -45,7 +46,7 @@ from .call_codec import (
     repro_command,
 )
 from .calls import REPRO_PRELUDE, Call
-from .sanitize import markdown_text, terminal_text
+from .sanitize import terminal_text
 
 __all__ = [
     "REPORT_FORMAT",
@@ -258,7 +259,6 @@ ELIDE_ABOVE = 8
 
 def _element_count(text: str) -> int:
     """The element count of a :func:`show_tensor` text (0 for other values)."""
-    import re
 
     match = re.match(r"(?:Float32|Int32|Bool)\[([\d, ]*)\]", text)
     if match is None:
@@ -501,175 +501,6 @@ def reproduce(backend: str, operation: str, *args: Any, accumulator_dtype: Any =
 
 
 # ---------------------------------------------------------------------------
-# The conformance table
-# ---------------------------------------------------------------------------
-
-_COUNTERS = ("examples", "passed", "failed", "corpus_cases", "corpus_failed")
-_EVENTS = ("failed_items", "xfailed_items", "timeouts", "crashes", "oracle_errors", "errors")
-
-
-@dataclass
-class _Row:
-    plans: set[str] = field(default_factory=set)
-    items: int = 0
-    examples: int = 0
-    passed: int = 0
-    failed: int = 0
-    corpus_cases: int = 0
-    corpus_failed: int = 0
-    max_ulp: int = 0
-    failed_items: int = 0
-    xfailed_items: int = 0
-    timeouts: int = 0
-    crashes: int = 0
-    oracle_errors: int = 0
-    errors: int = 0
-
-    @property
-    def status(self) -> str:
-        if self.crashes:
-            return "CRASH"
-        if self.timeouts:
-            return "TIMEOUT"
-        if self.oracle_errors and not self.failed_items:
-            return "ORACLE ERROR"
-        if self.failed_items or self.errors:
-            return "FAIL"
-        if self.xfailed_items:
-            return "xfail"
-        return "conforms"
-
-    def as_dict(self) -> dict[str, Any]:
-        data = {k: v for k, v in asdict(self).items() if k != "plans"}
-        data["plans"] = len(self.plans)
-        data["status"] = self.status
-        return data
-
-
-def _conforms(known: int) -> str:
-    if not known:
-        return "every operation conforms"
-    return f"conforms except {known} known deviation class{'es' if known != 1 else ''}"
-
-
-class ConformanceTable:
-    """Per backend and operation: plans, examples run, pass, fail, max ULP seen."""
-
-    def __init__(self) -> None:
-        self._rows: dict[str, dict[str, _Row]] = {}
-
-    def _row(self, backend: str, operation: str) -> _Row:
-        return self._rows.setdefault(backend, {}).setdefault(operation, _Row())
-
-    def add(self, record: Mapping[str, Any], outcome: str = "passed") -> None:
-        """Add one finished item: its plancheck *record* and pytest *outcome*
-        (``passed``, ``failed``, ``xfailed``, ``crashed``, ``error``)."""
-        row = self._row(record["backend"], record["operation"])
-        if record.get("plan"):
-            row.plans.add(record["plan"])
-        row.items += 1
-        for name in _COUNTERS:
-            setattr(row, name, getattr(row, name) + int(record.get(name, 0)))
-        row.max_ulp = max(row.max_ulp, int(record.get("max_ulp") or 0))
-        status = record.get("status", "")
-        if outcome == "crashed":
-            row.crashes += 1
-        elif status == "timeout" and outcome != "xfailed":
-            row.timeouts += 1
-        elif status == "oracle-error":
-            row.oracle_errors += 1
-        elif outcome == "xfailed":
-            row.xfailed_items += 1
-        elif outcome == "failed":
-            row.failed_items += 1
-        elif outcome == "error":
-            row.errors += 1
-
-    def backends(self) -> list[str]:
-        return list(self._rows)
-
-    def rows(self, backend: str) -> list[tuple[str, _Row]]:
-        return sorted(self._rows.get(backend, {}).items())
-
-    def conforms(self) -> bool:
-        return all(
-            row.status in ("conforms", "xfail") for b in self._rows for _, row in self.rows(b)
-        )
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            backend: {op: row.as_dict() for op, row in self.rows(backend)} for backend in self._rows
-        }
-
-    def totals(self, backend: str) -> dict[str, Any]:
-        rows = [row for _, row in self.rows(backend)]
-        return {
-            "operations": len(rows),
-            "plans": sum(len(r.plans) for r in rows),
-            "examples": sum(r.examples for r in rows),
-            "passed": sum(r.passed for r in rows),
-            "failed": sum(r.failed for r in rows),
-            "corpus_cases": sum(r.corpus_cases for r in rows),
-            "max_ulp": max((r.max_ulp for r in rows), default=0),
-            "not_conforming": [op for op, r in self.rows(backend) if r.status not in
-                               ("conforms", "xfail")],
-        }  # fmt: skip
-
-    _HEADER = ("operation", "plans", "examples", "pass", "fail", "corpus", "max ULP", "result")
-
-    def _cells(self, backend: str) -> list[tuple[str, ...]]:
-        cells = []
-        for op, row in self.rows(backend):
-            corpus = f"{row.corpus_cases}" + (f" ({row.corpus_failed} bad)" if row.corpus_failed
-                                             else "")  # fmt: skip
-            cells.append(
-                (op, str(len(row.plans)), str(row.examples), str(row.passed), str(row.failed),
-                 corpus if row.corpus_cases else "-", str(row.max_ulp), row.status)
-            )  # fmt: skip
-        return cells
-
-    def format_text(self, backend: str, complete: bool = True, known: int = 0) -> str:
-        """The per-operation table of *backend* as aligned text, then one verdict line.
-
-        An incomplete run (interrupted) never claims that every operation
-        conforms, and neither does a run whose only failures are *known*
-        deviation classes: it ``conforms except N known deviation classes``.
-        The ``fail`` column and the verdict line count failing calls (examples);
-        pytest's own summary counts test items, and the class lines count classes.
-        """
-        cells = self._cells(backend)
-        widths = [max(len(h), *(len(c[i]) for c in cells)) for i, h in enumerate(self._HEADER)]
-
-        def line(values: Sequence[str]) -> str:
-            first = values[0].ljust(widths[0])
-            rest = [v.rjust(w) for v, w in zip(values[1:-1], widths[1:-1])]
-            return "  ".join([first, *rest, values[-1]])
-
-        total = self.totals(backend)
-        lines = [line(self._HEADER), line(["-" * w for w in widths])]
-        lines.extend(line(c) for c in cells)
-        lines.append(
-            f"{total['operations']} operations, {total['plans']} plans, {total['examples']} "
-            f"examples ({total['failed']} failing), {total['corpus_cases']} corpus cases; "
-            + (
-                (_conforms(known) if complete else
-                 "INCOMPLETE (interrupted): no verdict; nothing non-conforming so far")
-                if not total["not_conforming"]
-                else f"NOT CONFORMING: {', '.join(total['not_conforming'])}"
-                + ("" if complete else " (INCOMPLETE: interrupted)")
-            )
-        )  # fmt: skip
-        return "\n".join(lines)
-
-    def to_markdown(self, backend: str) -> str:
-        header = "| " + " | ".join(self._HEADER) + " |"
-        rule = "| --- | " + " | ".join("---:" for _ in self._HEADER[1:-1]) + " | --- |"
-        rows = ["| " + " | ".join(f"`{c[0]}`" if i == 0 else c[i] for i in range(len(c))) + " |"
-                for c in self._cells(backend)]  # fmt: skip
-        return "\n".join([header, rule, *rows])
-
-
-# ---------------------------------------------------------------------------
 # The report file
 # ---------------------------------------------------------------------------
 
@@ -702,174 +533,6 @@ class ReportWriter:
         tmp.replace(self.path)
 
 
-# ---------------------------------------------------------------------------
-# Deviation classes
-# ---------------------------------------------------------------------------
-
-#: the terminal summary shows the details of at most this many new classes per backend
-#: (the report file has them all)
-TERMINAL_DETAILS = 12
-
-
-def not_supported_line(counts: Mapping[str, int]) -> str:
-    """``not supported: zero-size (212 calls), rank-0 (9 calls)``."""
-    parts = [f"{name} ({n} call{'s' if n != 1 else ''})" for name, n in sorted(counts.items())]
-    return "not supported (not judged): " + ", ".join(parts)
-
-
-def class_lines(classes: Sequence[Mapping[str, Any]]) -> list[str]:
-    """One line per deviation class (the ``deviation_classes`` entries of a report)."""
-    if not classes:
-        return []
-    new = sum(1 for c in classes if c.get("known") is None)
-    lines = [f"deviation classes: {len(classes)} ({new} new, {len(classes) - new} known)"]
-    width = min(max(len(f"{c['operation']}@{c['class']}") for c in classes), 60)
-    for c in classes:
-        name = f"{c['operation']}@{c['class']}".ljust(width)
-        plans = len(c.get("plans") or [c.get("plan")])
-        calls = f"{c['count']} call{'s' if c['count'] != 1 else ''}"
-        where = f" in {plans} plans" if plans > 1 else ""
-        ulp = c.get("max_ulp")
-        extra = f", max {ulp} ULP" if ulp else ""
-        known = f"  [known: {c['known']}]" if c.get("known") is not None else ""
-        lines.append(f"  {name}  {c['kind']}, {calls}{where}{extra}{known}")
-    return lines
-
-
-def classes_table_markdown(classes: Sequence[Mapping[str, Any]]) -> str:
-    """The deviation classes as a Markdown table: one row per class, with its kind,
-    count, plans, its example's input/expected/actual and the class's largest ULP
-    distance seen."""
-    rows = [
-        "| class | kind | calls | plans | example: expected -> actual | max ULP |",
-        "| --- | --- | ---: | ---: | --- | ---: |",
-    ]
-    for c in classes:
-        example = c.get("example") or {}
-        mismatches = example.get("mismatches") or []
-        if mismatches:
-            m = mismatches[0]
-            shown = f"{m['expected']} -> {m['actual']}"
-            if m.get("inputs"):
-                shown = f"({m['inputs']}): {shown}"
-        else:
-            shown = f"{example.get('expected', '')} -> {example.get('actual', '')}"
-            inputs = ", ".join(example.get("inputs") or [])
-            if inputs and len(inputs) <= 60:
-                shown = f"({inputs}): {shown}"
-        shown = markdown_text(shown, 160)
-        ulp = c.get("max_ulp")
-        rows.append(
-            f"| {_code_span(_class_name(c)).replace('|', chr(92) + '|')} | "
-            f"{markdown_text(c['kind'])} | {c['count']} | "
-            f"{len(c.get('plans') or [c.get('plan')])} | {shown} | {'' if ulp is None else ulp} |"
-        )
-    return "\n".join(rows)
-
-
-def class_details(entry: Mapping[str, Any]) -> str:
-    """The details block of one deviation class: its minimal example in full."""
-    plans = entry.get("plans") or [entry.get("plan")]
-    head = (
-        f"--- {entry['operation']}@{entry['class']} ({entry['kind']}, {entry['count']} "
-        f"call{'s' if entry['count'] != 1 else ''}; paste as `{entry['selector']}: reason`)"
-    )
-    lines = [head]
-    if len(plans) > 1:
-        lines.append(f"  plans ({len(plans)}): " + "; ".join(str(p) for p in plans))
-    example = entry.get("example") or {}
-    text = example.get("text") or FailureReport.from_dict(example).text() if example else ""
-    lines.extend(text.splitlines())
-    return "\n".join(lines)
-
-
-def _class_name(entry: Mapping[str, Any]) -> str:
-    return f"{entry.get('operation')}@{entry.get('class')}"
-
-
-def _code_span(text: object) -> str:
-    """*text* as a Markdown code span (rendered literally) on one line: its backtick
-    delimiters are longer than any backtick run inside, control characters are made
-    visible."""
-    shown = terminal_text(text, 500).replace("\n", " ")
-    longest = max((len(run) for run in re.findall(r"`+", shown)), default=0)
-    ticks = "`" * (longest + 1)
-    pad = " " if shown.startswith("`") or shown.endswith("`") else ""
-    return f"{ticks}{pad}{shown}{pad}{ticks}"
-
-
-def _code_block(text: str) -> list[str]:
-    """*text* as a fenced Markdown code block whose fence no backtick run inside it can
-    close (backend text is untrusted), control characters made visible."""
-    text = terminal_text(text, 100_000)
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    fence = "`" * max(3, longest + 1)
-    return [fence, text, fence]
-
-
-def markdown_report(document: Mapping[str, Any], table: ConformanceTable) -> str:
-    """The run document as Markdown: status, tables, failures, xfails, coverage."""
-    state = "complete" if document.get("complete") else "INCOMPLETE (still running or interrupted)"
-    lines = [
-        "# plancheck conformance report",
-        "",
-        f"- backends: {', '.join(_code_span(b) for b in document.get('backends', []))}",
-        f"- profile: `{document.get('profile')}`",
-        f"- run: {state}; {document.get('finished_items', 0)} of "
-        f"{document.get('collected_items', '?')} test items finished",
-        f"- started: {document.get('started')}, updated: {document.get('updated')}",
-        f"- result: **{document.get('result', 'running')}**",
-        "",
-    ]
-    classes = document.get("deviation_classes") or []
-    skipped = document.get("not_supported") or {}
-    for backend in table.backends():
-        lines += [f"## Backend {_code_span(backend)}", "", table.to_markdown(backend), ""]
-        if skipped.get(backend):
-            lines += [not_supported_line(skipped[backend]), ""]
-        mine = [c for c in classes if c.get("backend") == backend]
-        if mine:
-            head, *rows = class_lines(mine)
-            block = "\n".join(r[2:] for r in rows)
-            lines += [f"### {markdown_text(head)}", "", *_code_block(block), ""]
-    if classes:
-        lines += ["## Deviation classes in detail", ""]
-        for entry in classes:
-            name = f"{_code_span(entry['backend'])}: {_code_span(_class_name(entry))}"
-            lines += [f"### {name}", ""]
-            lines += [*_code_block(class_details(entry)), ""]
-    sections = (
-        ("Crashes", "crashes"),
-        ("Oracle errors (not the backend's fault)", "oracle_errors"),
-    )
-    for title, key in sections:
-        entries = document.get(key) or []
-        if not entries:
-            continue
-        lines += [f"## {title}", ""]
-        for entry in entries:
-            lines += [f"### {_code_span(entry.get('test', ''))}", ""]
-            lines += [*_code_block(str(entry.get("text", ""))), ""]
-    stale = document.get("stale_xfail") or []
-    if stale:
-        lines += ["## Listed deviations that no longer fail", ""]
-        lines += [f"- `{s['selector']}`: {s['reason']}" for s in stale]
-        lines.append("")
-    coverage = document.get("coverage") or {}
-    if coverage:
-        lines += ["## Coverage (plan x boundary class)", ""]
-        for backend, summary in coverage.items():
-            missing = summary.get("missing", [])
-            lines.append(
-                f"- `{backend}`: {summary.get('plans_exercised')} of {summary.get('plans')} plans "
-                f"exercised, {summary.get('pairs_hit')} of {summary.get('pairs_applicable')} "
-                f"applicable (plan, class) pairs hit"
-                + (f"; MISSING: {', '.join(missing[:20])}" if missing else "")
-            )
-        lines.append("")
-    return "\n".join(lines)
-
-
 def report_schema() -> dict[str, Any]:
     """The JSON Schema of the JSON report (``conformance/report.schema.json``)."""
     from importlib import resources
@@ -894,3 +557,10 @@ def merge_unique(entries: Iterable[Mapping[str, Any]], key: str = "test") -> lis
     for entry in entries:
         seen.setdefault(entry.get(key), dict(entry))
     return list(seen.values())
+
+
+from .conformance_table import ConformanceTable  # noqa: E402  (re-exported)
+from .report_markdown import (  # noqa: E402  (re-exported)
+    classes_table_markdown,
+    markdown_report,
+)

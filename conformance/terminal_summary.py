@@ -18,7 +18,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from .report import TERMINAL_DETAILS, class_details, class_lines, not_supported_line
+from .report_markdown import TERMINAL_DETAILS, class_details, class_lines, not_supported_line
 from .sanitize import terminal_text
 
 __all__ = ["write_summary"]
