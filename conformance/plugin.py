@@ -67,6 +67,7 @@ import pytest
 
 from .deviations import Deviation, load_deviations
 from .deviations import load as _load
+from .item_check import run_check
 from .plugin_faults import FaultRecords
 from .plugin_options import (
     DEFAULT_TIMEOUT,
@@ -76,7 +77,6 @@ from .plugin_options import (
     parse_budgets,
     typed,
 )
-from .sanitize import terminal_text
 from .versions import backend_version, plancheck_version
 
 __all__ = ["Case", "Deviation", "PlancheckState", "load_deviations", "run_check", "state_of"]
@@ -91,10 +91,6 @@ _TEST_KINDS = {
 }
 _KIND_TESTS = {kind: name for name, kind in _TEST_KINDS.items()}
 _COVERAGE_KINDS = ("boundary", "generated", "invalid")
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 # ---------------------------------------------------------------------------
@@ -211,71 +207,6 @@ class Case:
     @property
     def test_name(self) -> str:
         return f"{_KIND_TESTS[self.kind]}[{self.id}]"
-
-
-def _fail(checker: Any, text: str) -> None:
-    """Fail the item, or mark it an expected failure when every class it found is known."""
-    classes = getattr(checker, "classes", {})
-    if classes and not checker.new_classes():
-        known = sorted({f"{e['operation']}@{e['class']}: {e['known']}" for e in classes.values()})
-        checker.xfail = "; ".join(known)
-        first = text.splitlines()[0] if text else ""
-        pytest.xfail(f"known deviation(s) {checker.xfail} -- {first}")
-    pytest.fail(text, pytrace=False)
-
-
-def _group_members(error: BaseException) -> list[BaseException]:
-    found: list[BaseException] = []
-    for member in getattr(error, "exceptions", ()):
-        found.extend(_group_members(member) if hasattr(member, "exceptions") else [member])
-    return found
-
-
-def run_check(checker: Any, check: Any) -> None:
-    """Run one check function for a test item and turn its outcome into pytest's.
-
-    The failure is raised outside the ``except`` blocks, so pytest shows the
-    report alone (no chained traceback).
-    """
-    from .runner import OracleError
-    from .suite import HungCall, NonConformance, OracleFailed
-
-    text = None
-    try:
-        check(checker)
-    except NonConformance as failure:
-        checker.status, text = "failed", str(failure)
-    except HungCall as hung:
-        checker.status, text = "timeout", f"TIMEOUT (the run goes on)\n{hung}"
-    except (OracleError, OracleFailed) as error:
-        checker.status = "oracle-error"
-        if isinstance(error, OracleError):
-            checker.oracle_failure(error)
-        oracle_text = (
-            f"ORACLE ERROR -- plancheck's oracle failed; this is NOT a backend failure, "
-            f"please report it to plancheck:\n{error}"
-        )
-    except Exception as error:
-        failures = [m for m in _group_members(error) if isinstance(m, NonConformance)]
-        if not failures:
-            import traceback
-
-            checker.status = "error"
-            checker.error_text = "".join(traceback.format_exception(error))[-4000:]
-            raise
-        checker.status = "failed"
-        checker.failed += 1
-        checker._keep(failures[0].report)
-        text = (
-            f"{failures[0]}\n\n(hypothesis: {type(error).__name__}, the failure is not "
-            f"reproducible on every run)"
-        )
-    else:
-        checker.status = "passed"
-    if checker.status == "oracle-error":
-        pytest.fail(oracle_text, pytrace=False)
-    if text is not None:
-        _fail(checker, text)
 
 
 # ---------------------------------------------------------------------------
@@ -395,31 +326,14 @@ class PlancheckState(FaultRecords):
 
     # -- the header --------------------------------------------------------------
 
-    def header_lines(self) -> list[str]:
-        """What the run is: plancheck's version, each backend with the version it runs,
-        the profile, the seed (enough to repeat the run) and the number of plans."""
-        operations = len({p.operation for p in self.plans})
-        seed = (
-            f"seed {self.seed} (repeat with --seed {self.seed})"
-            if self.seed is not None
-            else "seed: derandomized (the same calls every run)"
-        )
-        lines = [
-            f"plancheck {plancheck_version()}: profile {self.profile.name} "
-            f"({self.profile.max_examples} generated calls per plan), {seed}, "
-            f"{_count(len(self.plans), 'plan')} of {_count(operations, 'operation')}"
-        ]
-        for label in self.labels:
-            version = terminal_text(backend_version(self.backend(label)), 200)
-            lines.append(f"backend {terminal_text(label, 200)}: {version}")
-        return lines
-
     def pytest_sessionstart(self, session: Any) -> None:
         if self.is_worker or not self.labels:
             return
         reporter = session.config.pluginmanager.get_plugin("terminalreporter")
         if reporter is not None:
-            for line in self.header_lines():
+            from .terminal_summary import header_lines
+
+            for line in header_lines(self):
                 reporter.write_line(line)
 
     # -- backends and cases ------------------------------------------------------
@@ -654,7 +568,7 @@ class PlancheckState(FaultRecords):
         self._write()
 
     def _coverage(self) -> None:
-        from .coverage import CoverageMatrix
+        from .coverage_summary import summarise
 
         order = {p: i for i, p in enumerate(self.all_plans)}
         for label in self.labels:
@@ -665,38 +579,11 @@ class PlancheckState(FaultRecords):
             )  # fmt: skip
             if not required:
                 continue
-            rows = self.coverage_rows.get(label, {})
-            document = {
-                "format": "plancheck-coverage/1",
-                "plans": [
-                    {"plan": plan, "calls": calls, "hits": dict(hits)}
-                    for plan, (calls, hits) in rows.items()
-                ],
-            }
-            matrix = CoverageMatrix.from_json(json.dumps(document), plans=required)
-            skipped = self.coverage_skipped.get(label, {})
-
-            def excused(plan: Any, cls: Any, skipped: dict = skipped) -> bool:
-                """Only calls needing an unsupported feature would have hit it."""
-                calls, hits = skipped.get(plan.describe(), (0, {}))
-                return bool(calls) and (cls is None or hits.get(cls.name, 0) > 0)
-
-            missing = [(plan, cls) for plan, cls in matrix.missing() if not excused(plan, cls)]
-            matrix_data = matrix.as_dict()
-            summary = matrix_data["summary"]
-            summary["matrix"] = {k: matrix_data[k] for k in ("format", "classes", "plans")}
-            summary["pairs_not_supported"] = summary["pairs_missing"] - len(missing)
-            summary["pairs_missing"] = len(missing)
-            summary["pairs_hit"] = (
-                summary["pairs_applicable"] - summary["pairs_missing"]
-                - summary["pairs_not_supported"]
-            )  # fmt: skip
-            summary["missing"] = [
-                f"{plan.describe()}: {'not exercised' if cls is None else cls.name}"
-                for plan, cls in missing
-            ]
+            summary = summarise(
+                required, self.coverage_rows.get(label, {}), self.coverage_skipped.get(label, {})
+            )
             self.coverage_summary[label] = summary
-            if missing:
+            if summary["missing"]:
                 self.coverage_complete = False
 
     @pytest.hookimpl(trylast=True)

@@ -8,7 +8,7 @@ deviation class and the details of the new ones, the coverage of the plan x
 boundary-class matrix; then the run's totals, plancheck's own errors, crashes,
 oracle errors and known deviations that no longer fail.
 
-Every line passes through :func:`conformance.sanitize.terminal_text`: backend
+The run starts with :func:`header_lines`.  Every line passes through :func:`conformance.sanitize.terminal_text`: backend
 text (exception messages, reprs, class names built from exception types) cannot
 reach the terminal as control sequences.
 """
@@ -20,8 +20,9 @@ from typing import Any
 
 from .report_markdown import TERMINAL_DETAILS, class_details, class_lines, not_supported_line
 from .sanitize import terminal_text
+from .versions import backend_version, plancheck_version
 
-__all__ = ["write_summary"]
+__all__ = ["header_lines", "write_summary"]
 
 #: a terminal line longer than this is cut (with a visible marker)
 _LINE_LIMIT = 20_000
@@ -41,6 +42,30 @@ def _write_row(terminalreporter: Any, line: str) -> None:
             terminalreporter.write("\n")
             return
     terminalreporter.write_line(line)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def header_lines(state: Any) -> list[str]:
+    """What the run is: plancheck's version, each backend with the version it runs,
+    the profile, the seed (enough to repeat the run) and the number of plans."""
+    operations = len({p.operation for p in state.plans})
+    seed = (
+        f"seed {state.seed} (repeat with --seed {state.seed})"
+        if state.seed is not None
+        else "seed: derandomized (the same calls every run)"
+    )
+    lines = [
+        f"plancheck {plancheck_version()}: profile {state.profile.name} "
+        f"({state.profile.max_examples} generated calls per plan), {seed}, "
+        f"{_count(len(state.plans), 'plan')} of {_count(operations, 'operation')}"
+    ]
+    for label in state.labels:
+        version = terminal_text(backend_version(state.backend(label)), 200)
+        lines.append(f"backend {terminal_text(label, 200)}: {version}")
+    return lines
 
 
 def write_summary(state: Any, terminalreporter: Any, exitstatus: Any) -> None:
