@@ -36,6 +36,7 @@ from .findings import findings_of, group
 from .report import failure_report, show_value
 from .report_markdown import class_details
 from .runner import OracleError, Outcome, agree, is_real_interrupt, run_call, watch_interrupts
+from .sanitize import terminal_text
 from .strategies import boundary_examples, calls, invalid_calls
 
 __all__ = ["CORPUS_RERUNS", "Comparison", "compare_call", "diff_plan", "main"]
@@ -220,6 +221,13 @@ def diff_plan(labels: tuple[str, str], backends_: tuple[Any, Any], plan: Operati
 # ---------------------------------------------------------------------------
 
 
+def _say(text: str, file: Any = None) -> None:
+    """Print one line of ``plancheck diff`` output with the control characters of
+    backend text (exception messages, class names built from exception types)
+    made visible."""
+    print(terminal_text(text, 1_000_000), file=file)
+
+
 def main(arguments: argparse.Namespace) -> int:
     """``plancheck diff`` (its options are declared in :mod:`conformance.cli`)."""
     import backends
@@ -228,12 +236,12 @@ def main(arguments: argparse.Namespace) -> int:
 
     labels = list(dict.fromkeys(arguments.backend))
     if len(labels) != 2:
-        print("plancheck diff: give exactly two different --backend options", file=sys.stderr)
+        _say("plancheck diff: give exactly two different --backend options", file=sys.stderr)
         return 2
     known = {p.operation for p in resolvable_plans()}
     unknown = [op for op in arguments.op if op not in known]
     if unknown:
-        print(f"plancheck diff: unknown operation(s): {', '.join(unknown)} (see `plancheck "
+        _say(f"plancheck diff: unknown operation(s): {', '.join(unknown)} (see `plancheck "
               f"plans`)", file=sys.stderr)  # fmt: skip
         return 2
     loaded = []
@@ -241,7 +249,7 @@ def main(arguments: argparse.Namespace) -> int:
         try:
             loaded.append(backends.get(label))
         except (Exception, SystemExit, GeneratorExit) as error:
-            print(f"plancheck diff: cannot load backend {label!r}: {type(error).__name__}: "
+            _say(f"plancheck diff: cannot load backend {label!r}: {type(error).__name__}: "
                   f"{error}", file=sys.stderr)  # fmt: skip
             return 2
     profile = PROFILES[arguments.profile]
@@ -266,38 +274,38 @@ def main(arguments: argparse.Namespace) -> int:
         interrupted = True
     finally:
         restore()
-    print(f"plancheck diff: {labels[0]} vs {labels[1]}, profile {profile.name}")
+    _say(f"plancheck diff: {labels[0]} vs {labels[1]}, profile {profile.name}")
     width = max((len(op) for op in per_operation), default=9)
-    print(f"{'operation'.ljust(width)}  plans  calls  corpus  disagree")
+    _say(f"{'operation'.ljust(width)}  plans  calls  corpus  disagree")
     for operation, row in per_operation.items():
-        print(f"{operation.ljust(width)}  {row['plans']:5d}  {row['calls']:5d}  "
+        _say(f"{operation.ljust(width)}  {row['plans']:5d}  {row['calls']:5d}  "
               f"{row['corpus']:6d}  {row['disagree']:8d}")  # fmt: skip
     classes = [c.as_dict() for c in group(records)]
     if classes:
-        print(f"disagreement classes: {len(classes)}")
+        _say(f"disagreement classes: {len(classes)}")
         for entry in classes:
             plans = len(entry["plans"])
             where = f" in {plans} plans" if plans > 1 else ""
-            print(f"  {entry['operation']}@{entry['class']}  {entry['count']} calls{where}; "
+            _say(f"  {entry['operation']}@{entry['class']}  {entry['count']} calls{where}; "
                   f"{entry['rule']}")  # fmt: skip
         for entry in classes:
-            print(class_details(entry).replace(f"; paste as `{entry['selector']}: reason`", ""))
+            _say(class_details(entry).replace(f"; paste as `{entry['selector']}: reason`", ""))
     for error in oracle_errors[:10]:
-        print(f"ORACLE ERROR (not a backend's fault): {error}")
+        _say(f"ORACLE ERROR (not a backend's fault): {error}")
     total = sum(row["calls"] for row in per_operation.values())
     cases = sum(row["corpus"] for row in per_operation.values())
     if classes:
-        print(f"{labels[0]} and {labels[1]} DISAGREE: {len(classes)} classes "
+        _say(f"{labels[0]} and {labels[1]} DISAGREE: {len(classes)} classes "
               f"({total} calls and {cases} corpus cases compared)"
               + (" -- INCOMPLETE: interrupted" if interrupted else ""))  # fmt: skip
         return 1
     if interrupted:
-        print(f"INCOMPLETE (interrupted): no disagreement in the {total} calls and {cases} "
+        _say(f"INCOMPLETE (interrupted): no disagreement in the {total} calls and {cases} "
               f"corpus cases compared so far")  # fmt: skip
         return 3
     if oracle_errors:
-        print(f"{len(oracle_errors)} oracle errors; otherwise {labels[0]} and {labels[1]} agree")
+        _say(f"{len(oracle_errors)} oracle errors; otherwise {labels[0]} and {labels[1]} agree")
         return 3
-    print(f"{labels[0]} and {labels[1]} agree on every call ({total} calls and {cases} corpus "
+    _say(f"{labels[0]} and {labels[1]} agree on every call ({total} calls and {cases} corpus "
           f"cases compared)")  # fmt: skip
     return 0

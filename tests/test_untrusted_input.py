@@ -138,3 +138,13 @@ def test_a_binary_known_deviation_file_is_a_usage_error(tmp_path, capsys):
     assert plancheck(["run", "--backend", "cpu", "--xfail", str(path)]) == 2
     assert "not UTF-8" in capsys.readouterr().err
     assert os.path.exists(path)
+
+
+def test_diff_output_shows_backend_escapes_visibly(capsys):
+    status = plancheck(
+        ["diff", "--backend", "cpu", "--backend", "tests.test_cli_call:ANSI_RAISING", "--op",
+         "neg", "--timeout", "0"]
+    )  # fmt: skip
+    out = capsys.readouterr().out
+    assert status == 1
+    assert "\x1b" not in out and "\\x1b[2J" in out
