@@ -8,9 +8,10 @@ deviation class and the details of the new ones, the coverage of the plan x
 boundary-class matrix; then the run's totals, plancheck's own errors, crashes,
 oracle errors and known deviations that no longer fail.
 
-The run starts with :func:`header_lines`.  Every line passes through :func:`conformance.sanitize.terminal_text`: backend
-text (exception messages, reprs, class names built from exception types) cannot
-reach the terminal as control sequences.
+The run starts with :func:`header_lines`.  Every line passes through
+:func:`conformance.sanitize.terminal_text`: backend text (exception messages,
+reprs, class names built from exception types) cannot reach the terminal as
+control sequences.
 """
 
 from __future__ import annotations
