@@ -556,15 +556,17 @@ class PlancheckState(FaultRecords):
         coverage = record.get("coverage")
         if coverage and record.get("kind") in _COVERAGE_KINDS:
             row = self.coverage_rows.setdefault(record["backend"], {}).setdefault(
-                record["plan"], [0, Counter()]
+                record["plan"], [0, Counter(), Counter()]
             )
             row[0] += coverage["calls"]
             row[1].update(coverage["hits"])
+            row[2].update(coverage.get("result_hits", {}))
             skipped_row = self.coverage_skipped.setdefault(record["backend"], {}).setdefault(
-                record["plan"], [0, Counter()]
+                record["plan"], [0, Counter(), Counter()]
             )
             skipped_row[0] += coverage.get("skipped", 0)
             skipped_row[1].update(coverage.get("skipped_hits", {}))
+            skipped_row[2].update(coverage.get("skipped_result_hits", {}))
         self._write()
 
     def _coverage(self) -> None:

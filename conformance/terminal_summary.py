@@ -102,7 +102,9 @@ def write_summary(state: Any, terminalreporter: Any, exitstatus: Any) -> None:
             write(
                 f"coverage: {coverage['plans_exercised']} of {coverage['plans']} plans "
                 f"exercised, {coverage['pairs_hit']} of {coverage['pairs_applicable']} "
-                f"applicable (plan, boundary class) pairs hit"
+                f"applicable (plan, boundary class) pairs and "
+                f"{coverage.get('result_pairs_hit', 0)} of "
+                f"{coverage.get('result_pairs_applicable', 0)} (plan, result class) pairs hit"
                 + ("" if not coverage["missing"] else " -- INCOMPLETE, the run fails:")
             )
             for line in coverage["missing"][:20]:
