@@ -115,6 +115,8 @@ def encode_value(value: Any) -> Any:
         return {"tuple": [encode_value(v) for v in value]}
     if isinstance(value, list):
         return [encode_value(v) for v in value]
+    if type(value) is str and len(value) <= 64:  # a parameter of the wrong type, e.g. axis='0'
+        return {"str": value}
     raise TypeError(f"cannot encode {type(value).__name__} {value!r} exactly")
 
 
@@ -308,6 +310,9 @@ def _decode(data: Any, budget: _Budget, depth: int) -> Any:
         if denominator == 0:
             raise ValueError("a fraction's denominator must not be 0")
         return Fraction(numerator, denominator)
+    if "str" in data:
+        _keys(data, {"str"})
+        return _string(data, "str")
     if "tuple" in data:
         _keys(data, {"tuple"})
         items = data["tuple"]

@@ -198,6 +198,8 @@ def literal(value: Any) -> str:
         return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
     if isinstance(value, list):
         return "[" + ", ".join(literal(v) for v in value) + "]"
+    if type(value) is str:  # a parameter of the wrong type, e.g. axis='0'
+        return repr(value)
     raise TypeError(f"no exact literal for {type(value).__name__} {value!r}")
 
 

@@ -148,3 +148,19 @@ def test_diff_output_shows_backend_escapes_visibly(capsys):
     out = capsys.readouterr().out
     assert status == 1
     assert "\x1b" not in out and "\\x1b[2J" in out
+
+
+def test_a_validation_call_with_a_string_parameter_round_trips_and_has_a_repro():
+    """The invalid-call rules pass e.g. axis='0'; a backend failing such a call
+    must get a report with an exact repro, not an internal error (found on jax)."""
+    from conformance.calls import Call
+    from conformance.report import call_from_json, call_to_json
+    from oracle import DType, Tensor, resolve_operation_plan
+
+    plan = resolve_operation_plan("reduce_max", DType.Float32)
+    call = Call("reduce_max", (Tensor.from_nested([1.0, 2.0], DType.Float32), "0"), None, plan)
+    again = call_from_json(call_to_json(call))
+    assert again.args[1] == "0" and type(again.args[1]) is str
+    assert "'0'" in call.repro()
+    with pytest.raises(ValueError):
+        call_from_json(call_to_json(call).replace('"0"', '"' + "x" * 65 + '"'))
