@@ -284,3 +284,47 @@ def test_hypothesis_show_statistics_shows_the_suite_searches(tmp_path):
     section = done.stdout.split("Hypothesis Statistics", 1)[1]
     assert "test_generated_calls[cpu-neg(Float32) binary32 -> Float32] (search 1)" in section
     assert "passing" in section and "during generate phase" in section
+
+
+_RECORDING_BACKEND = '''
+import os
+import backends
+
+class Recording:
+    """The CPU backend, writing the bits of every Float32 input it receives to calls.txt."""
+
+    name = "recording"
+
+    def __init__(self):
+        self.cpu = backends.get("cpu")
+
+    def from_tensor(self, tensor):
+        return self.cpu.from_tensor(tensor)
+
+    def to_tensor(self, native):
+        return self.cpu.to_tensor(native)
+
+    def execute(self, operation, *args, **options):
+        with open(os.path.join(os.path.dirname(__file__), "calls.txt"), "a") as log:
+            log.write(" ".join(a.view("uint32").tobytes().hex() for a in args if hasattr(a, "view")))
+            log.write("\\n")
+        return self.cpu.execute(operation, *args, **options)
+'''
+
+
+def _generated_calls(directory: Path, seed: int) -> list[str]:
+    directory.mkdir()
+    (directory / "recording.py").write_text(_RECORDING_BACKEND)
+    done = _run(directory, "--backend", "recording:Recording", "--op", "exp", "--profile", "dev",
+                "--seed", str(seed), "--max-examples", "12")  # fmt: skip
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert f"seed {seed} (repeat with --seed {seed})" in done.stdout.splitlines()[0]
+    return (directory / "calls.txt").read_text().splitlines()
+
+
+def test_the_same_seed_repeats_the_same_generated_calls(tmp_path):
+    first = _generated_calls(tmp_path / "a", 2024)
+    again = _generated_calls(tmp_path / "b", 2024)
+    other = _generated_calls(tmp_path / "c", 2025)
+    assert len(first) >= 12 and first == again
+    assert other != first
