@@ -306,7 +306,8 @@ class Recording:
 
     def execute(self, operation, *args, **options):
         with open(os.path.join(os.path.dirname(__file__), "calls.txt"), "a") as log:
-            log.write(" ".join(a.view("uint32").tobytes().hex() for a in args if hasattr(a, "view")))
+            arrays = [a for a in args if hasattr(a, "view")]
+            log.write(" ".join(a.view("uint32").tobytes().hex() for a in arrays))
             log.write("\\n")
         return self.cpu.execute(operation, *args, **options)
 '''
