@@ -109,6 +109,12 @@ def write_summary(state: Any, terminalreporter: Any, exitstatus: Any) -> None:
             )
             for line in coverage["missing"][:20]:
                 write(f"  missing {line}")
+        partial = state.partially_selected.get(label, 0)
+        if partial:
+            write(
+                f"coverage not enforced for {partial} plan{'s' * (partial != 1)} whose checks "
+                "were only partly selected (-k, -m or node ids)"
+            )
     totals = [state.table.totals(label) for label in state.table.backends()]
     examples = sum(t["examples"] for t in totals)
     cases = sum(t["corpus_cases"] for t in totals)
