@@ -55,6 +55,7 @@ from oracle.binary32 import from_bits
 from . import exhaustive_int32
 from .exhaustive_state import FORMAT, Store, current_key
 from .exhaustive_summary import KEEP, PlanSummary, accuracy_table, summarise
+from .sanitize import terminal_line
 
 __all__ = [
     "DEFAULT_SHARDS",
@@ -441,10 +442,8 @@ class Interrupted(BaseException):
 SIGNALS_OWNED = False
 
 
-def _printable(text: str, limit: int = 400) -> str:
-    """*text* with control characters escaped (no terminal sequences), cut to *limit*."""
-    text = "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text[: limit + 1])
-    return text if len(text) <= limit else text[:limit] + "..."
+#: the longest backend error text a state record keeps
+ERROR_TEXT_LIMIT = 400
 
 
 def _run_guarded(run, op: str, inputs: np.ndarray) -> tuple[Any, str | None]:
@@ -456,11 +455,13 @@ def _run_guarded(run, op: str, inputs: np.ndarray) -> tuple[Any, str | None]:
     try:
         return np.asarray(run(op, inputs.copy())), None
     except Exception as error:
-        return None, _printable(f"{type(error).__name__}: {_text(error)}")
+        return None, terminal_line(f"{type(error).__name__}: {_text(error)}", ERROR_TEXT_LIMIT)
     except BaseException as error:  # KeyboardInterrupt, SystemExit from the backend
         if isinstance(error, Interrupted) or not SIGNALS_OWNED:
             raise
-        return None, _printable(f"{type(error).__name__} raised inside the call: {_text(error)}")
+        return None, terminal_line(
+            f"{type(error).__name__} raised inside the call: {_text(error)}", ERROR_TEXT_LIMIT
+        )
 
 
 def _text(error: BaseException) -> str:

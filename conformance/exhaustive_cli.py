@@ -36,6 +36,7 @@ from typing import Any
 
 from . import exhaustive as X
 from .exhaustive_state import StateError, Store, backend_identity
+from .sanitize import terminal_line
 
 __all__ = ["OPTIONS", "SWEEP_OPTIONS", "add_arguments", "main", "select"]
 
@@ -330,7 +331,7 @@ def _report(arguments, plans, count, indices, store: Store, interrupted: str | N
             + (f"; {missing} of {len(ranges)} selected shards have no verdict" if missing else "")
         )
         for error in summary.errors:  # from the state file: escaped again
-            print(f"  error: {X._printable(error)}")
+            print(f"  error: {terminal_line(error, X.ERROR_TEXT_LIMIT)}")
         for item in summary.offenders:
             print("  " + X._offender(plan, item))
     counts = ", ".join(f"{n} {name.lower()}" for name, n in tally.items() if n)

@@ -10,6 +10,9 @@ passes such text through exactly one of these functions:
 * :func:`terminal_text` -- control characters (C0 except tab and newline,
   DEL, C1, and so every ESC/CSI/OSC sequence) are shown as visible escapes
   such as ``\\x1b``; nothing is dropped silently;
+* :func:`terminal_line` -- the same on exactly one line: every character that
+  is not printable (newlines and tabs too, and Unicode line separators) is
+  shown as an escape, for records and messages that must stay one line;
 * :func:`markdown_text` -- the terminal-safe text with Markdown's active
   characters backslash-escaped and line breaks turned into spaces, so it stays
   inside one table cell or one list item;
@@ -27,7 +30,7 @@ from __future__ import annotations
 import html
 import re
 
-__all__ = ["MAX_QUOTED", "html_text", "markdown_text", "terminal_text"]
+__all__ = ["MAX_QUOTED", "html_text", "markdown_text", "terminal_line", "terminal_text"]
 
 #: C0 controls other than tab and newline, DEL, and the C1 controls.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -52,6 +55,19 @@ def terminal_text(value: object, limit: int = MAX_QUOTED) -> str:
     if len(text) > limit:
         text = text[:limit] + f"... [{len(text) - limit:,} more characters]"
     return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def _escape(character: str) -> str:
+    code = ord(character)
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+
+def terminal_line(value: object, limit: int = MAX_QUOTED) -> str:
+    """*value* on one line, every non-printable character shown as an escape."""
+    text = _as_text(value)
+    cut = len(text) > limit
+    shown = "".join(c if c.isprintable() else _escape(c) for c in text[:limit])
+    return shown + (f"... [{len(text) - limit:,} more characters]" if cut else "")
 
 
 def markdown_text(value: object, limit: int = MAX_QUOTED) -> str:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from conformance.sanitize import MAX_QUOTED, html_text, markdown_text, terminal_text
+from conformance.sanitize import MAX_QUOTED, html_text, markdown_text, terminal_line, terminal_text
 
 HOSTILE = "\x1b[2J\x1b]0;pwned\x07boom\r\n| forged | row |\n# Heading [x](http://e) <script>"
 
@@ -49,3 +49,9 @@ def test_hostile_repr_is_shown_not_raised():
 
     assert "repr raised ZeroDivisionError" in terminal_text(Hostile())
     assert markdown_text(3) == "3"
+
+
+def test_terminal_line_keeps_everything_on_one_line():
+    shown = terminal_line("a\nb\tc\x1b[2J\u2028d")
+    assert shown == "a\\x0ab\\x09c\\x1b[2J\\u2028d"
+    assert terminal_line("x" * 12, 10) == "x" * 10 + "... [2 more characters]"
