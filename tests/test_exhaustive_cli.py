@@ -332,8 +332,14 @@ def test_a_signal_leaves_a_consistent_state_and_an_incomplete_verdict(tmp_path, 
     args = ["--backend", "test_exhaustive_cli:Slow", "--op", "neg", "--dtype", "Float32",
             "--shards", "65536", "--sample", "256", "--no-progress"]  # fmt: skip
     sweep = _spawn(*args, state=state)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and (not state.exists() or len(_records(state)) < 2):
+    # Three lines on disk before the signal: the append in flight when it lands is
+    # rolled back (all or nothing), so at least two records must survive.  The
+    # wait is for progress, not for a time: the deadline only turns a stuck
+    # sweep into a clear failure instead of a hang.
+    deadline = time.monotonic() + 600
+    while not state.exists() or len(state.read_bytes().splitlines()) < 3:
+        assert sweep.poll() is None, sweep.communicate()
+        assert time.monotonic() < deadline, "the sweep wrote fewer than 3 records in 600 s"
         time.sleep(0.05)
     sweep.send_signal(number)
     out, err = sweep.communicate(timeout=60)
