@@ -169,8 +169,9 @@ def _pytest_arguments(arguments: argparse.Namespace, ini: str) -> list[str]:
     spec = importlib.util.find_spec("conformance.suite")  # not imported here: pytest
     assert spec is not None and spec.origin is not None  # rewrites its asserts
     package_parent = os.path.dirname(os.path.dirname(spec.origin))
+    extra, selected = _node_ids(list(arguments.pytest_args), spec.origin, package_parent)
     args = [
-        spec.origin,
+        *([] if selected else [spec.origin]),
         "-c",
         ini,
         "--rootdir",  # node ids read conformance/suite.py::...
@@ -210,7 +211,33 @@ def _pytest_arguments(arguments: argparse.Namespace, ini: str) -> list[str]:
             args += ["-p", "xdist.plugin"]
     if arguments.workers != "0":
         args += ["-n", arguments.workers]
-    return args + list(arguments.pytest_args)
+    return args + extra
+
+
+def _node_ids(pytest_args: list[str], suite: str, package_parent: str) -> tuple[list[str], bool]:
+    """*pytest_args* with each node id of the suite (``conformance/suite.py::test[...]``,
+    as test ids and repro lines print it) pointed at the installed suite file, and
+    whether any node id was given.
+
+    A node id after ``--`` is the selection: the suite's own path is then not
+    passed as well (pytest would run the whole file beside the node id).  A node
+    id whose file part is not the suite's is left to pytest as the user wrote it.
+    """
+    import os
+
+    relative = os.path.relpath(suite, package_parent).replace(os.sep, "/")
+    names = {relative, os.path.basename(suite), suite.replace(os.sep, "/")}
+    out, selected = [], False
+    for argument in pytest_args:
+        path, colons, rest = argument.partition("::")
+        if colons and not argument.startswith("-") and path.endswith(".py"):
+            selected = True
+            if path.replace(os.sep, "/") in names or (
+                os.path.exists(path) and os.path.samefile(path, suite)
+            ):
+                argument = f"{suite}::{rest}"
+        out.append(argument)
+    return out, selected
 
 
 def _run(arguments: argparse.Namespace) -> int:
