@@ -103,6 +103,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import trig
 from .binary32 import from_bits, round_float64_array, to_bits
 from .expectation import Conformance
 from .facts import Family
@@ -237,8 +238,9 @@ _BOUNDS: dict[str, float] = {
     "exp2": LIBM,
     "log": LIBM,
     "log2": LIBM,
-    "sin": LIBM,
-    "cos": LIBM,
+    # |x| >= 2**28: the exact reduction of oracle/trig.py adds its REDUCTION_ERROR
+    "sin": LIBM + trig.REDUCTION_ERROR,
+    "cos": LIBM + trig.REDUCTION_ERROR,
     "tanh": LIBM,
     "erf": ERF,
     "rsqrt": 2.0 + 1.0,  # sqrt and the division: 2u, +1u for second-order terms
@@ -264,9 +266,42 @@ def error_bound(op: str, x: np.ndarray) -> np.ndarray | float:
 
 
 def float64_value(op: str, x: np.ndarray) -> np.ndarray:
-    """The float64 formula of correctly rounded operation *op* at float32 *x* (float64)."""
+    """The float64 formula of correctly rounded operation *op* at float32 *x* (float64).
+
+    For sin and cos of ``|x| >= 2**28`` the value comes from the exact
+    argument reduction (:mod:`oracle.trig`); where that reduction is unsure
+    (never seen in practice) the value is NaN: the oracle settles those by MPFR.
+    """
+    x = np.asarray(x, dtype=F32)
     with np.errstate(all="ignore"):
-        return _FORMULAS[op](np.asarray(x, dtype=F32).astype(F64))
+        y, unsure = _float64(op, x, x.astype(F64))
+    if unsure is not None:
+        y[unsure] = np.nan
+    return y
+
+
+_REDUCED = ("sin", "cos")
+
+
+def _float64(op: str, x: np.ndarray, x64: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """(the float64 formula's value, unsure mask or None) at float32 *x* (*x64* its float64).
+
+    sin and cos hand ``|x| >= 2**28`` (finite) to :func:`oracle.trig.sin_cos`, whose
+    reduction is exact where numpy's float64 library call is slow.
+    """
+    if op not in _REDUCED:
+        return _FORMULAS[op](x64), None
+    magnitude = x.view(U32) & _MAG
+    large = (magnitude >= np.uint32(trig.LARGE)) & (magnitude < _INF_BITS)
+    if not large.any():
+        return _FORMULAS[op](x64), None
+    y = np.empty(x64.shape, F64)
+    unsure = np.zeros(x64.shape, bool)
+    rest = ~large
+    if rest.any():
+        y[rest] = _FORMULAS[op](x64[rest])
+    y[large], unsure[large] = trig.sin_cos(op, x[large])
+    return y, unsure
 
 
 # ---------------------------------------------------------------------------
@@ -371,6 +406,8 @@ MONOTONE: dict[str, tuple[tuple[int, int], ...]] = {
     # silu decreases on (-inf, -1.2785], gelu on (-inf, -0.7518]: |x| >= 2 resp. 1
     "silu": ((to_bits(-2.0), _NEG_INF),),
     "gelu": ((to_bits(-1.0), _NEG_INF),),
+    # cos decreases on [0, pi] (and is even): |x| <= 3 on both signs (its plateau of 1)
+    "cos": ((0x00000000, to_bits(3.0)), (_NEG_ZERO, to_bits(-3.0))),
 }
 _NAN_SEGMENTS = (
     Segment(0x7F800001, 0x7FFFFFFF, int(_NAN_BITS), "NaN input"),
@@ -385,6 +422,22 @@ _DEFINITIONAL: dict[str, tuple[Segment, ...]] = {
 }
 #: a plateau shorter than this is left to the float64 path
 _MIN_PLATEAU = 256
+
+#: Identity segments: ``|x| <= T`` (zeros included) whose result is x itself.
+#: sin(x) = x - e and tanh(x) = x - e with ``0 < e <= |x|**3/3`` for x > 0 (odd,
+#: alternating series), and elu(x) = expm1(x) = x + e with ``0 < e <= x**2/2`` for
+#: x < 0: e moves x towards zero by less than ``2**-25 |x|`` when ``|x| <= 2**-12``
+#: (``x**2/3 <= 2**-25.58``) resp. ``|x| <= 2**-25``.  Half the binary32 spacing
+#: below a normal ``|x|`` is at least ``2**-25 |x|`` (exactly that at a power of
+#: two, where the spacing below halves), and ``2**-150`` for a subnormal (``e``
+#: is far smaller there), so the result rounds back to x.
+_IDENTITY: dict[str, tuple[tuple[int, int], ...]] = {
+    **{
+        op: ((0x00000000, to_bits(2.0**-12)), (_NEG_ZERO, to_bits(-(2.0**-12))))
+        for op in ("sin", "tanh")
+    },
+    "elu": ((_NEG_ZERO, to_bits(-(2.0**-25))),),
+}
 
 
 def _plateau(op: str, lo: int, hi: int, from_low: bool) -> Segment | None:
@@ -417,6 +470,13 @@ def _plateau(op: str, lo: int, hi: int, from_low: bool) -> Segment | None:
 def segments(op: str) -> tuple[Segment, ...]:
     """Every segment of *op* (NaN inputs, definitional ranges, certified plateaus), sorted."""
     found = [*_NAN_SEGMENTS, *_DEFINITIONAL.get(op, ())]
+    for lo, hi in _IDENTITY.get(op, ()):
+        for b in (lo, (lo + hi) // 2, hi):  # spot checks (insurance, like the plateaus')
+            if _scalar_bits(op, b) != b:
+                raise AssertionError(f"{op}: identity segment {lo:#x}..{hi:#x} broken at {b:#x}")
+        found.append(
+            Segment(lo, hi, None, f"{op}(x) rounds to x for |x| <= {abs(from_bits(hi))!r}")
+        )
     for lo, hi in MONOTONE.get(op, ()):
         for from_low in (True, False):
             segment = _plateau(op, lo, hi, from_low)
@@ -465,10 +525,12 @@ def _evaluate_chunk(op: str, x: np.ndarray) -> np.ndarray:
     STATS["evaluated"] += int(x.size)
     with np.errstate(all="ignore"):
         x64 = x.astype(F64)
-        y = _FORMULAS[op](x64)
+        y, unsure = _float64(op, x, x64)
         result = y.astype(F32)
         tolerance = SAFETY * _U * error_bound(op, x64)
         hard = near_boundary(y, tolerance)
+    if unsure is not None:
+        hard |= unsure
     # zeros, infinities and NaNs (magnitude - 1 wraps for zeros): the scalar rule decides
     hard |= (magnitude - np.uint32(1)) >= np.uint32(0x7F7FFFFF)
     if op == "gelu":  # erfc's premise holds for t <= 10.5 only: MPFR beyond (the -0
