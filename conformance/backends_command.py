@@ -23,6 +23,8 @@ from typing import Any
 
 from backends.errors import BackendLoadError
 
+from .terminal_table import render_table
+
 __all__ = ["add_arguments", "main", "rows"]
 
 #: the library each built-in name needs beyond plancheck's own dependencies
@@ -106,9 +108,8 @@ def main(arguments: argparse.Namespace) -> int:
     if arguments.json:
         print(json.dumps(found, indent=1))
         return 0
-    width = max(len(r["name"]) for r in found)
-    for row in found:
-        print(f"{row['name'].ljust(width)}  {row['library']:<10}  {_state(row)}")
+    print(render_table(("backend", "library", "state"),
+                       [(r["name"], r["library"], _state(r)) for r in found]))  # fmt: skip
     print("your own: --backend package.module:attribute (resolved from the current directory "
           "first)")  # fmt: skip
     return 0

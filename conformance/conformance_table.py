@@ -8,11 +8,13 @@ error) and prints the per-operation table with one verdict line.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-__all__ = ["ConformanceTable"]
+from .terminal_table import ALARMING_STYLES, render_table
+
+__all__ = ["ConformanceTable", "failing_calls"]
 
 
 _COUNTERS = ("examples", "passed", "failed", "corpus_cases", "corpus_failed")
@@ -55,6 +57,22 @@ class _Row:
         data["plans"] = len(self.plans)
         data["status"] = self.status
         return data
+
+
+def _count(n: int, noun: str, plural: str | None = None) -> str:
+    return f"{n} {noun if n == 1 else (plural or noun + 's')}"
+
+
+def failing_calls(examples: int, corpus: int) -> str:
+    """``N failing calls (E examples, C corpus cases)``: the one spelling of a failure
+    count in calls, everywhere a run prints one."""
+    total = examples + corpus
+    if not total:
+        return "0 failing calls"
+    parts = _count(examples, "example")
+    if corpus:
+        parts += f", {_count(corpus, 'corpus case')}"
+    return f"{_count(total, 'failing call')} ({parts})"
 
 
 def _conforms(known: int) -> str:
@@ -121,6 +139,8 @@ class ConformanceTable:
             "passed": sum(r.passed for r in rows),
             "failed": sum(r.failed for r in rows),
             "corpus_cases": sum(r.corpus_cases for r in rows),
+            "corpus_failed": sum(r.corpus_failed for r in rows),
+            "failed_items": sum(r.failed_items for r in rows),
             "max_ulp": max((r.max_ulp for r in rows), default=0),
             "not_conforming": [op for op, r in self.rows(backend) if r.status not in
                                ("conforms", "xfail")],
@@ -131,7 +151,7 @@ class ConformanceTable:
     def _cells(self, backend: str) -> list[tuple[str, ...]]:
         cells = []
         for op, row in self.rows(backend):
-            corpus = f"{row.corpus_cases}" + (f" ({row.corpus_failed} bad)" if row.corpus_failed
+            corpus = f"{row.corpus_cases}" + (f" ({row.corpus_failed} failing)" if row.corpus_failed
                                              else "")  # fmt: skip
             cells.append(
                 (op, str(len(row.plans)), str(row.examples), str(row.passed), str(row.failed),
@@ -139,38 +159,57 @@ class ConformanceTable:
             )  # fmt: skip
         return cells
 
-    def format_text(self, backend: str, complete: bool = True, known: int = 0) -> str:
-        """The per-operation table of *backend* as aligned text, then one verdict line.
+    def format_text(
+        self,
+        backend: str,
+        complete: bool = True,
+        known: int = 0,
+        colour: bool = False,
+        classes: int | None = None,
+    ) -> str:
+        """The per-operation table of *backend* as fixed-width text (drawn by rich,
+        :mod:`conformance.terminal_table`), then one verdict line.
 
         An incomplete run (interrupted) never claims that every operation
         conforms, and neither does a run whose only failures are *known*
         deviation classes: it ``conforms except N known deviation classes``.
-        The ``fail`` column and the verdict line count failing calls (examples);
-        pytest's own summary counts test items, and the class lines count classes.
+        Every count names its unit: the ``fail`` column counts failing
+        examples (generated and boundary calls), the corpus column failing
+        corpus cases, and the verdict line their sum as failing calls, then the
+        number of deviation *classes* when it is given.  *colour* draws alarming
+        results in colour (ANSI codes: a terminal only).
         """
-        cells = self._cells(backend)
-        widths = [max(len(h), *(len(c[i]) for c in cells)) for i, h in enumerate(self._HEADER)]
-
-        def line(values: Sequence[str]) -> str:
-            first = values[0].ljust(widths[0])
-            rest = [v.rjust(w) for v, w in zip(values[1:-1], widths[1:-1])]
-            return "  ".join([first, *rest, values[-1]])
-
-        total = self.totals(backend)
-        lines = [line(self._HEADER), line(["-" * w for w in widths])]
-        lines.extend(line(c) for c in cells)
-        lines.append(
-            f"{total['operations']} operations, {total['plans']} plans, {total['examples']} "
-            f"examples ({total['failed']} failing), {total['corpus_cases']} corpus cases; "
-            + (
-                (_conforms(known) if complete else
-                 "INCOMPLETE (interrupted): no verdict; nothing non-conforming so far")
-                if not total["not_conforming"]
-                else f"NOT CONFORMING: {', '.join(total['not_conforming'])}"
-                + ("" if complete else " (INCOMPLETE: interrupted)")
-            )
+        table = render_table(
+            self._HEADER, self._cells(backend), right=range(1, len(self._HEADER) - 1),
+            styles=ALARMING_STYLES, colour=colour,
         )  # fmt: skip
-        return "\n".join(lines)
+        return f"{table}\n{self.verdict_line(backend, complete, known, classes)}"
+
+    def verdict_line(
+        self, backend: str, complete: bool = True, known: int = 0, classes: int | None = None
+    ) -> str:
+        """The verdict under the table: what was checked, the failing calls (examples
+        plus corpus cases) and classes, and the verdict itself."""
+        total = self.totals(backend)
+        checked = (
+            f"{_count(total['operations'], 'operation')}, {_count(total['plans'], 'plan')}: "
+            f"{_count(total['examples'], 'example')} and "
+            f"{_count(total['corpus_cases'], 'corpus case')} checked, "
+            f"{failing_calls(total['failed'], total['corpus_failed'])}"
+        )
+        if classes is not None and (classes or total["failed"] or total["corpus_failed"]):
+            checked += f" in {_count(classes, 'deviation class', 'deviation classes')}"
+        if not total["not_conforming"]:
+            verdict = (
+                _conforms(known)
+                if complete
+                else "INCOMPLETE (interrupted): no verdict; nothing non-conforming so far"
+            )
+        else:
+            verdict = f"NOT CONFORMING: {', '.join(total['not_conforming'])}" + (
+                "" if complete else " (INCOMPLETE: interrupted)"
+            )
+        return f"{checked}; {verdict}"
 
     def to_markdown(self, backend: str) -> str:
         header = "| " + " | ".join(self._HEADER) + " |"

@@ -38,6 +38,7 @@ from .report_markdown import class_details
 from .runner import OracleError, Outcome, agree, is_real_interrupt, run_call, watch_interrupts
 from .sanitize import terminal_text
 from .strategies import boundary_examples, calls, invalid_calls
+from .terminal_table import render_table
 
 __all__ = ["CORPUS_RERUNS", "Comparison", "compare_call", "diff_plan", "main"]
 
@@ -275,11 +276,13 @@ def main(arguments: argparse.Namespace) -> int:
     finally:
         restore()
     _say(f"plancheck diff: {labels[0]} vs {labels[1]}, profile {profile.name}")
-    width = max((len(op) for op in per_operation), default=9)
-    _say(f"{'operation'.ljust(width)}  plans  calls  corpus  disagree")
-    for operation, row in per_operation.items():
-        _say(f"{operation.ljust(width)}  {row['plans']:5d}  {row['calls']:5d}  "
-              f"{row['corpus']:6d}  {row['disagree']:8d}")  # fmt: skip
+    table = render_table(
+        ("operation", "plans", "calls", "corpus", "disagree"),
+        [(op, row["plans"], row["calls"], row["corpus"], row["disagree"])
+         for op, row in per_operation.items()],
+        right=(1, 2, 3, 4),
+    )  # fmt: skip
+    print(table)  # cells escaped by render_table
     classes = [c.as_dict() for c in group(records)]
     if classes:
         _say(f"disagreement classes: {len(classes)}")

@@ -240,7 +240,7 @@ def _operation_table(
                 cells.append('<td class="num">-</td>')
             elif key == "corpus_cases" and row.get("corpus_failed"):
                 cells.append(
-                    f'<td class="num">{_count(value)} ({_count(row["corpus_failed"])} bad)</td>'
+                    f'<td class="num">{_count(value)} ({_count(row["corpus_failed"])} failing)</td>'
                 )
             else:
                 cells.append(f'<td class="{"num" if numeric else ""}">{_count(value)}</td>')

@@ -6,7 +6,8 @@ repro lines and known-deviation files, so a line can be pasted into any of
 them.  ``--op NAME`` (repeatable) keeps one operation's plans (an unknown name
 is a usage error with the nearest names), ``--json`` prints the plans as a
 JSON list (``plan`` plus each field), and ``--table`` the detailed
-operand/compute table that ``python -m oracle plans`` prints.
+operand/compute table (the columns ``python -m oracle plans`` prints, drawn by
+rich like every terminal table of plancheck).
 """
 
 from __future__ import annotations
@@ -17,10 +18,11 @@ import json
 import sys
 from typing import Any
 
-from oracle.plan_table import format_plan_table
 from oracle.planner import resolvable_plans
 
-__all__ = ["add_arguments", "main", "plan_record"]
+from .terminal_table import render_table
+
+__all__ = ["add_arguments", "main", "plan_record", "plan_table"]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -49,6 +51,28 @@ def plan_record(plan: Any) -> dict[str, Any]:
     }
 
 
+_TABLE_HEADER = ("operation", "operands (source->compute)", "compute", "accumulation",
+                 "acc dtype", "output")  # fmt: skip
+
+
+def plan_table(plans: Any) -> str:
+    """One row per plan, fixed width (rich, :mod:`conformance.terminal_table`): the
+    operands with their conversions, the compute, the accumulation and the output."""
+    rows = []
+    for plan in plans:
+        operands = ", ".join(
+            f"{'weak' if o.dtype is None else o.dtype.name}->{o.convert_to.name}"
+            for o in plan.operands
+        )
+        rows.append((
+            plan.operation, operands, plan.compute.name,
+            plan.accumulation.name if plan.accumulation is not None else "-",
+            plan.accumulator_dtype.name if plan.accumulator_dtype is not None else "-",
+            plan.output.name,
+        ))  # fmt: skip
+    return render_table(_TABLE_HEADER, rows)
+
+
 def main(arguments: argparse.Namespace) -> int:
     plans = resolvable_plans()
     known = sorted({p.operation for p in plans})
@@ -63,7 +87,7 @@ def main(arguments: argparse.Namespace) -> int:
     if arguments.op:
         plans = tuple(p for p in plans if p.operation in arguments.op)
     if arguments.table:
-        print(format_plan_table(plans))
+        print(plan_table(plans))
     elif arguments.json:
         print(json.dumps([plan_record(p) for p in plans], indent=1))
     else:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from .conformance_table import failing_calls
 from .report_markdown import TERMINAL_DETAILS, class_details, class_lines, not_supported_line
 from .sanitize import terminal_text
 from .versions import backend_version, plancheck_version
@@ -28,25 +29,9 @@ __all__ = ["header_lines", "write_summary"]
 #: a terminal line longer than this is cut (with a visible marker)
 _LINE_LIMIT = 20_000
 
-#: table results coloured in the terminal (where pytest colours: a tty, NO_COLOR unset)
-_ALARMING = ("FAIL", "TIMEOUT", "CRASH", "ORACLE ERROR")
 
-
-def _write_row(terminalreporter: Any, line: str) -> None:
-    """One line of the conformance table, its result coloured when it is alarming."""
-    for status in _ALARMING:
-        if line.endswith(f"  {status}"):
-            head = line[: -len(status)]
-            colour = {"red": True} if status != "ORACLE ERROR" else {"yellow": True}
-            terminalreporter.write(head)
-            terminalreporter.write(status, bold=True, **colour)
-            terminalreporter.write("\n")
-            return
-    terminalreporter.write_line(line)
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
+def _count(n: int, noun: str, plural: str | None = None) -> str:
+    return f"{n} {noun if n == 1 else (plural or noun + 's')}"
 
 
 def header_lines(state: Any) -> list[str]:
@@ -84,8 +69,12 @@ def write_summary(state: Any, terminalreporter: Any, exitstatus: Any) -> None:
         terminalreporter.write_sep("=", f"plancheck conformance: {terminal_text(label, 200)}")
         mine = [c for c in classes if c["backend"] == label]
         known = len([c for c in mine if c["known"] is not None])
-        for line in state.table.format_text(label, complete, known).splitlines():
-            _write_row(terminalreporter, terminal_text(line, _LINE_LIMIT))
+        # the table's cells are escaped before rich draws them (conformance.terminal_table):
+        # its lines, coloured where pytest colours, are written as they are
+        colour = bool(getattr(terminalreporter, "hasmarkup", False))
+        text = state.table.format_text(label, complete, known, colour=colour, classes=len(mine))
+        for line in text.splitlines():
+            terminalreporter.write_line(line)
         if state.not_supported.get(label):
             write(not_supported_line(state.not_supported[label]))
         for line in class_lines(mine):
@@ -116,12 +105,22 @@ def write_summary(state: Any, terminalreporter: Any, exitstatus: Any) -> None:
                 "were only partly selected (-k, -m or node ids)"
             )
     totals = [state.table.totals(label) for label in state.table.backends()]
+    failed_items = len(getattr(terminalreporter, "stats", {}).get("failed", ()))
     examples = sum(t["examples"] for t in totals)
     cases = sum(t["corpus_cases"] for t in totals)
     if totals:
         write(
             f"plancheck: {examples} examples and {cases} corpus cases in {elapsed:.1f} s "
             f"({examples / max(elapsed, 1e-9):.0f} examples/s), profile {state.profile.name}"
+        )
+    if any(t["failed"] or t["corpus_failed"] for t in totals) or classes or failed_items:
+        calls = failing_calls(
+            sum(t["failed"] for t in totals), sum(t["corpus_failed"] for t in totals)
+        )
+        write(
+            f"plancheck failures: {calls}"
+            f" in {_count(len(classes), 'deviation class', 'deviation classes')} "
+            f"(pytest: {_count(failed_items, 'failed item')})"
         )
     for error in state.errors[:3]:  # plancheck's own failures (pytest runs with --tb=no)
         write(f"plancheck INTERNAL ERROR (please report it): {error}")
