@@ -34,6 +34,18 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    ProgressColumn,
+    TaskProgressColumn,
+    TextColumn,
+    TimeRemainingColumn,
+)
+from rich.progress import Progress as RichProgress
+from rich.table import Column
+from rich.text import Text
+
 from . import exhaustive as X
 from .exhaustive_state import StateError, Store, backend_identity
 from .sanitize import terminal_line
@@ -277,15 +289,15 @@ def _sequential(arguments, plans, count, indices, also, store: Store, bad: list[
 
 def _run_plan(arguments, plan, count, indices, also, store: Store, bad: list[str]) -> None:
     total = sum(X.shard_range(i, count)[1] - X.shard_range(i, count)[0] for i in indices)
-    bar = Progress(f"{arguments.backend} {plan}", total, enabled=not arguments.no_progress)
-    for i in indices:
-        result, _, _ = X.run_shard(
-            arguments.backend, plan, i, count, ulp_budget=arguments.ulp_budget,
-            state=store.path, fresh=arguments.fresh, also=also, progress=bar,
-            plateaus=not arguments.every_int32,
-        )  # fmt: skip
-        if not result.ok and plan not in bad:
-            bad.append(plan)
+    with Progress(f"{arguments.backend} {plan}", total, enabled=not arguments.no_progress) as bar:
+        for i in indices:
+            result, _, _ = X.run_shard(
+                arguments.backend, plan, i, count, ulp_budget=arguments.ulp_budget,
+                state=store.path, fresh=arguments.fresh, also=also, progress=bar,
+                plateaus=not arguments.every_int32,
+            )  # fmt: skip
+            if not result.ok and plan not in bad:
+                bad.append(plan)
 
 
 def _report(arguments, plans, count, indices, store: Store, interrupted: str | None):
@@ -485,36 +497,86 @@ def _tables(arguments, plans: list[str], store: Store) -> int:
 # ---------------------------------------------------------------------------
 
 
+class _Rate(ProgressColumn):
+    """Inputs per second, in millions (rich's own speed column counts bytes)."""
+
+    def render(self, task: Any) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text("   ... M/s" if speed is None else f"{speed / 1e6:6.1f} M/s")
+
+
 class Progress:
-    """A one-line progress bar on stderr (a line per update when not a terminal)."""
+    """The sweep's progress on stderr: drawn by rich on a terminal (a live bar,
+    cleared when the plan is done), plain lines every 10 s otherwise (logs, CI:
+    no ANSI codes, one readable line per update).  Call it with the number of
+    inputs just checked; ``enabled=False`` (``--no-progress``) prints nothing.
+    Use it as a context manager, or call :meth:`close`, to stop the live bar."""
 
     def __init__(self, label: str, total: int, stream=None, enabled: bool = True) -> None:
-        self.label, self.total, self.done = label, total, 0
+        self.label, self.total, self.done = terminal_line(label), total, 0
         self.stream = stream or sys.stderr
         self.enabled = enabled
         self.began = time.perf_counter()
         self.last = 0.0
-        self.tty = getattr(self.stream, "isatty", lambda: False)()
+        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self._bar: RichProgress | None = None
+        self._task: Any = None
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _start(self) -> None:
+        console = Console(file=self.stream, highlight=False, markup=False, emoji=False)
+
+        def fixed() -> Column:  # a live line is never wrapped (a narrow terminal cuts it)
+            return Column(no_wrap=True, overflow="ellipsis")
+
+        self._bar = RichProgress(
+            TextColumn("{task.description}", markup=False, table_column=fixed()),
+            BarColumn(bar_width=30),
+            TaskProgressColumn(table_column=fixed()),
+            TextColumn("{task.completed:.3e}/{task.total:.3e}", table_column=fixed()),
+            _Rate(table_column=fixed()),
+            TextColumn("ETA", table_column=fixed()),
+            TimeRemainingColumn(table_column=fixed()),
+            console=console,
+            transient=True,
+            refresh_per_second=5,
+        )
+        self._task = self._bar.add_task(self.label, total=self.total)
+        self._bar.start()
+
+    def close(self) -> None:
+        """Stop the live bar (it is cleared from the terminal)."""
+        if self._bar is not None:
+            self._bar.stop()
+            self._bar = None
 
     def __call__(self, count: int) -> None:
         self.done += count
+        if not self.enabled:
+            return
+        if self.tty:
+            if self._bar is None and self.done < self.total:
+                self._start()
+            if self._bar is not None:
+                self._bar.update(self._task, completed=self.done)
+                if self.done >= self.total:
+                    self.close()
+            return
         now = time.perf_counter()
-        if not self.enabled or (
-            now - self.last < (0.2 if self.tty else 10.0) and self.done < self.total
-        ):
+        if now - self.last < 10.0 and self.done < self.total:
             return
         self.last = now
         elapsed = now - self.began
         rate = self.done / elapsed if elapsed > 0 else 0.0
         eta = (self.total - self.done) / rate if rate else 0.0
-        width = 30
-        filled = int(width * self.done / self.total) if self.total else width
-        bar = "#" * filled + "." * (width - filled)
-        text = (
-            f"{self.label} [{bar}] {100 * self.done / self.total:5.1f}% "
-            f"{self.done:.3e}/{self.total:.3e} {rate / 1e6:6.1f} M/s ETA {eta:5.0f} s"
+        share = 100 * self.done / self.total if self.total else 100.0
+        self.stream.write(
+            f"{self.label} {share:5.1f}% {self.done:.3e}/{self.total:.3e} "
+            f"{rate / 1e6:6.1f} M/s ETA {eta:5.0f} s\n"
         )
-        self.stream.write(("\r" + text) if self.tty else text + "\n")
-        if self.tty and self.done >= self.total:
-            self.stream.write("\n")
         self.stream.flush()
