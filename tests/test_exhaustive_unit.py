@@ -233,6 +233,18 @@ def test_plateaus_are_maximal_runs_of_one_value(op):
                 assert to_bits(value) != segment.value, (op, hex(b))
 
 
+@pytest.mark.parametrize("op", ["sin", "tanh", "elu"])
+def test_identity_segments_hold_on_a_sample_and_at_their_ends(op):
+    found = [s for s in V.segments(op) if s.value is None and "rounds to x" in s.why]
+    assert found, op
+    rng = np.random.default_rng(V.OPS.index(op))
+    for segment in found:
+        picks = rng.integers(segment.lo, segment.hi + 1, 300, dtype=np.uint64).tolist()
+        for b in [segment.lo, segment.hi, *picks]:
+            value, _ = rounded.UNARY[op](from_bits(b))
+            assert to_bits(value) == b, (op, hex(b))
+
+
 def test_segments_and_ranges_agree_with_the_masked_path():
     for op in ("exp", "tanh", "elu", "gelu", "log", "neg", "round"):
         for start in (0x42B17000, 0xC2CFF000, 0x00000000, 0x7F7FF000, 0xFF7FF000, 0xBF800000):

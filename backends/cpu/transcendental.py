@@ -87,7 +87,7 @@ import numpy as np
 from oracle import Arithmetic, OperationPlan
 from oracle.binary32 import binary32_context
 
-from . import erf_tables, trig
+from . import erf_tables
 from .convert import F32, F64, broadcast_shape, materialise, round_rational
 from .elementwise import int_pow, new_array
 
@@ -376,9 +376,6 @@ _FALLBACKS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
 # ---------------------------------------------------------------------------
 
 
-#: sin and cos reduce large arguments themselves (backends/cpu/trig.py)
-_REDUCED = ("sin", "cos")
-
 #: silu and gelu: f(x) = x/2 + e with 0 < e < x**2 <= 2**-150 for 0 < |x| <= 2**-75
 #: (silu(x) - x/2 = (x/2) tanh(x/2), gelu(x) - x/2 = (x/2) erf(x/sqrt 2))
 _HALF_NEAR_ZERO = ("silu", "gelu")
@@ -400,20 +397,6 @@ def _settle_tiny(x: np.ndarray, y: np.ndarray, hard: np.ndarray) -> None:
         hard &= ~tiny
 
 
-def _sin_cos64(name: str, x: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
-    """(float64 sin or cos, unsure mask or None): ``|x| >= 2**28`` goes to :mod:`.trig`."""
-    large = (np.abs(x) >= trig.LARGE_VALUE) & np.isfinite(x)
-    if not large.any():
-        return _FORMULAS[name](x), None
-    y = np.empty_like(x)
-    unsure = np.zeros(x.shape, bool)
-    rest = ~large
-    if rest.any():
-        y[rest] = _FORMULAS[name](x[rest])
-    y[large], unsure[large] = trig.reduced_sin_cos(name, x[large])
-    return y, unsure
-
-
 def correctly_rounded(name: str, values: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """Function *name* of the float32 array *values*, correctly rounded (float32)."""
     formula = _FORMULAS[name]
@@ -425,13 +408,8 @@ def correctly_rounded(name: str, values: np.ndarray, out: np.ndarray | None = No
     with np.errstate(all="ignore"):
         for start in range(0, flat.size, CHUNK):
             x = flat[start : start + CHUNK].astype(F64)
-            if name in _REDUCED:
-                y, unsure = _sin_cos64(name, x)
-            else:
-                y, unsure = formula(x), None
+            y = formula(x)
             hard = near_rounding_boundary(y)
-            if unsure is not None:
-                hard |= unsure
             if name in _HALF_NEAR_ZERO:
                 _settle_tiny(x, y, hard)
             result[start : start + CHUNK] = y
