@@ -209,3 +209,22 @@ def test_the_sweep_progress_is_plain_lines_off_a_terminal_and_a_rich_bar_on_one(
     assert "\x1b[" in text and "50%" in text and "5.000e+02/1.000e+03" in text
     assert "cpu exp[bold]:Float32 \\x1b[2J" in text and "\x1b[2J" not in text
     assert progress._bar is None  # stopped (and, transient, cleared) on leaving
+
+
+def test_terminal_tables_escape_cells_never_read_markup_and_never_cut(monkeypatch):
+    from conformance.terminal_table import ALARMING_STYLES, render_table
+
+    monkeypatch.setenv("COLUMNS", "20")  # a narrow terminal must not cut or wrap a cell
+    long = "cpu-exp(Float32) binary32 -> Float32 " * 8
+    hostile = "[bold red]boom[/] \x1b]0;title\x07 [0x7fc00000]"
+    text = render_table(("plan", "n", "result"), [(long, 3, "FAIL"), (hostile, 12, "ok")],
+                        right=(1,), styles=ALARMING_STYLES)  # fmt: skip
+    header, rule, first, second = text.split("\n")
+    assert "\x1b" not in text and "\x07" not in text  # no colour asked, controls escaped
+    assert first.startswith(long) and first.endswith("  3  FAIL")
+    assert second.startswith("[bold red]boom[/] \\x1b]0;title\\x07 [0x7fc00000]")
+    assert re.fullmatch(r"-+  -+  -+", rule) and len(rule) == len(header)
+    assert header.split() == ["plan", "n", "result"] and header.index("n") == first.index("3")
+    coloured = render_table(("result",), [("FAIL",), ("conforms",)], styles=ALARMING_STYLES,
+                            colour=True)  # fmt: skip
+    assert "\x1b[1;31mFAIL\x1b[0m" in coloured and "conforms\x1b" not in coloured
