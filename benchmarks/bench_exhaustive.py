@@ -12,7 +12,18 @@ For every operation, in one run and side by side:
 * the naive approach: the scalar MPFR oracle (``oracle.reference.rounded`` /
   ``.exact``), one call per element, on ``--naive`` inputs drawn from the same
   windows; the ratio of the vectorised oracle to it;
-* the extrapolated single-core time of a full sweep.
+* the extrapolated single-core time of a full sweep;
+* the *float64 floor* of each correctly rounded function: one evaluation of
+  its float64 formula (``oracle.vectorised.float64_value``: ``np.exp``,
+  ``np.sin``, ``scipy.special.erf``, the composite formulas of sigmoid, silu,
+  softplus and gelu), in the oracle's cache-sized pieces, on the inputs of the
+  same windows.  Any float64-based certified evaluation pays at least this
+  once; the oracle and the backend each pay it once, so a sweep is bounded by
+  half the floor.
+
+``--chunks 12,14,15,16,17`` also measures the oracle and the CPU backend of
+``--chunk-ops`` at those piece sizes (``2**k`` elements), the evidence for
+the sizes the code uses.
 
 ``--full OPS`` also runs full 2**32 sweeps of those operations with
 ``pytest -m exhaustive -n 2`` (a fresh state file) and reports the wall time.
@@ -66,6 +77,52 @@ def _naive(op: str, windows: list[tuple[int, int]], count: int) -> float:
     return len(values) / (time.perf_counter() - began)
 
 
+def _pieces(x: np.ndarray, size: int):
+    for start in range(0, x.size, size):
+        yield x[start : start + size]
+
+
+def _floor(op: str, windows: list[tuple[int, int]]) -> float | None:
+    """Inputs per second of the bare float64 formula of *op* (None for the exact class)."""
+    if op not in V.ROUNDED_OPS:
+        return None
+    inputs = [_bits(lo, hi).view(np.float32) for lo, hi in windows]
+    seconds = 0.0
+    for x in inputs:
+        began = time.perf_counter()
+        for piece in _pieces(x, V._CHUNK):
+            V.float64_value(op, piece)
+        seconds += time.perf_counter() - began
+    return sum(x.size for x in inputs) / seconds
+
+
+def _bits(lo: int, hi: int) -> np.ndarray:
+    return np.arange(hi - lo, dtype=np.uint32) + np.uint32(lo)
+
+
+def chunk_rates(op: str, windows: list[tuple[int, int]], exponents: list[int]) -> dict:
+    """Oracle and CPU-backend inputs/s of *op* at piece sizes 2**k (k in *exponents*)."""
+    from backends.cpu import transcendental
+
+    inputs = [_bits(lo, hi).view(np.float32) for lo, hi in windows]
+    saved = V._CHUNK, transcendental.CHUNK
+    rates: dict[str, dict[int, float]] = {"oracle": {}, "backend": {}}
+    try:
+        for k in exponents:
+            V._CHUNK = transcendental.CHUNK = 1 << k
+            for side, run in (
+                ("oracle", lambda x: V.certified(op, x)),
+                ("backend", lambda x: transcendental.correctly_rounded(op, x)),
+            ):
+                began = time.perf_counter()
+                for x in inputs:
+                    run(x)
+                rates[side][k] = sum(x.size for x in inputs) / (time.perf_counter() - began)
+    finally:
+        V._CHUNK, transcendental.CHUNK = saved
+    return {"op": op, **rates}
+
+
 def measure(op: str, windows: list[tuple[int, int]], naive_count: int) -> dict:
     V.segments(op)  # plateaus are found once per process: not part of the rate
     V.certified(op, np.ones(4, np.float32))  # the first call imports scipy for erf/gelu
@@ -80,15 +137,20 @@ def measure(op: str, windows: list[tuple[int, int]], naive_count: int) -> dict:
         totals["backend"] += result.backend_seconds
         totals["scalar"] += result.scalar_calls
     naive = _naive(op, windows, naive_count)
+    floor = _floor(op, windows)
     sweep_rate = totals["inputs"] / totals["seconds"]
     oracle_rate = totals["inputs"] / totals["oracle"]
+    backend_rate = totals["inputs"] / totals["backend"]
     return {
         "op": op,
         "inputs": totals["inputs"],
         "conforming": bool(ok),
         "sweep_inputs_per_s": sweep_rate,
         "oracle_inputs_per_s": oracle_rate,
-        "backend_inputs_per_s": totals["inputs"] / totals["backend"],
+        "backend_inputs_per_s": backend_rate,
+        "float64_floor_inputs_per_s": floor,
+        "oracle_vs_floor": None if floor is None else oracle_rate / floor,
+        "backend_vs_floor": None if floor is None else backend_rate / floor,
         "scalar_calls_per_million": 1e6 * totals["scalar"] / totals["inputs"],
         "naive_inputs_per_s": naive,
         "oracle_vs_naive": oracle_rate / naive,
@@ -148,6 +210,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--naive", type=int, default=3000)
     parser.add_argument("--full", default="", help="ops to sweep fully (pytest -n 2)")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--chunks", default="", help="piece sizes 2**k to compare, e.g. 12,15,16")
+    parser.add_argument("--chunk-ops", default="sin,cos,erf,silu,softplus,gelu")
     parser.add_argument("--out", default=str(RESULTS / "exhaustive"))
     arguments = parser.parse_args(argv)
     windows = _windows(arguments.windows, arguments.width)
@@ -163,6 +227,14 @@ def main(argv: list[str] | None = None) -> int:
             f"  oracle/naive {row['oracle_vs_naive']:8,.0f}x",
             flush=True,
         )
+    exponents = [int(k) for k in arguments.chunks.split(",") if k]
+    chunks = []
+    if exponents:
+        for op in [o for o in arguments.chunk_ops.split(",") if o]:
+            chunks.append(chunk_rates(op, windows, exponents))
+            for k in exponents:
+                oracle, backend = chunks[-1]["oracle"][k], chunks[-1]["backend"][k]
+                print(f"{op:12s} 2**{k}: oracle {oracle / 1e6:.1f}, backend {backend / 1e6:.1f}")
     fulls = [full_sweep(op, arguments.workers) for op in arguments.full.split(",") if op]
     for f in fulls:
         print(
@@ -177,6 +249,7 @@ def main(argv: list[str] | None = None) -> int:
         "load_end": common.load_average(),
         "sample": {"windows": arguments.windows, "width": arguments.width},
         "rows": rows,
+        "chunks": chunks,
         "full_sweeps": fulls,
     }
     common.write(arguments.out, document, _markdown(document))
@@ -200,19 +273,48 @@ def _markdown(d: dict) -> str:
         "*sweep* = certified oracle + backend + comparison; *naive* = the scalar MPFR "
         "oracle, one call per element, on inputs from the same windows.",
         "",
-        "| op | sweep (M inputs/s) | oracle (M/s) | backend (M/s) | MPFR calls per 10**6 "
+        "*float64 floor* = one evaluation of the function's float64 formula (the "
+        "library call(s) alone) on the same inputs, in the oracle's pieces; *oracle / "
+        "floor* and *backend / floor* are rates relative to it (1.0 = as fast as one bare "
+        "float64 evaluation; the sweep pays an oracle and a backend).",
+        "",
+        "| op | sweep (M inputs/s) | oracle (M/s) | backend (M/s) | float64 floor (M/s) "
+        "| oracle / floor | backend / floor | MPFR calls per 10**6 "
         "| naive (inputs/s) | oracle / naive | sweep / naive | full sweep, 1 core (s) "
         "| naive full sweep, 1 core (h) |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in d["rows"]:
+        floor = r.get("float64_floor_inputs_per_s")
+        floor_cells = (
+            "n/a | n/a | n/a"
+            if floor is None
+            else f"{floor / 1e6:.2f} | {r['oracle_vs_floor']:.2f} | {r['backend_vs_floor']:.2f}"
+        )
         lines.append(
             f"| {r['op']} | {r['sweep_inputs_per_s'] / 1e6:.2f} | "
             f"{r['oracle_inputs_per_s'] / 1e6:.2f} | {r['backend_inputs_per_s'] / 1e6:.2f} | "
+            f"{floor_cells} | "
             f"{r['scalar_calls_per_million']:.1f} | {r['naive_inputs_per_s']:,.0f} | "
             f"{r['oracle_vs_naive']:,.0f} | {r['sweep_vs_naive']:,.0f} | "
             f"{r['full_sweep_core_s']:,.0f} | {r['naive_full_core_h']:,.1f} |"
         )
+    if d.get("chunks"):
+        exponents = sorted(d["chunks"][0]["oracle"], key=int)
+        lines += [
+            "",
+            "Piece sizes (the same windows; M inputs/s of the oracle's `certified` and the "
+            "CPU backend's `correctly_rounded` with `2**k` elements a piece; the code uses "
+            f"2**{V._CHUNK.bit_length() - 1} in the oracle and 2**15 in the backend):",
+            "",
+            "| op | " + " | ".join(f"oracle 2**{k}" for k in exponents) + " | "
+            + " | ".join(f"backend 2**{k}" for k in exponents) + " |",
+            "|---|" + "---:|" * (2 * len(exponents)),
+        ]  # fmt: skip
+        for c in d["chunks"]:
+            cells = [f"{c['oracle'][k] / 1e6:.1f}" for k in exponents]
+            cells += [f"{c['backend'][k] / 1e6:.1f}" for k in exponents]
+            lines.append(f"| {c['op']} | " + " | ".join(cells) + " |")
     if d["full_sweeps"]:
         lines += [
             "",
