@@ -129,7 +129,8 @@ def write_summary(state: Any, terminalreporter: Any, exitstatus: Any) -> None:
     oracle_title = "oracle errors (not the backend's fault)"
     for title, entries in (("crashes", state.crashes), (oracle_title, state.oracle_errors)):
         if entries:
-            write(f"plancheck {title}: {len(entries)}")
+            capped = " (at most 3 of each check)" if entries is state.oracle_errors else ""
+            write(f"plancheck {title}: {_count(len(entries), 'call')}{capped}")
             for entry in entries[:10]:
                 write(
                     f"  {entry.get('operation')}: {entry.get('problem')} -- "
