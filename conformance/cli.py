@@ -170,6 +170,12 @@ def _pytest_arguments(arguments: argparse.Namespace, ini: str) -> list[str]:
     assert spec is not None and spec.origin is not None  # rewrites its asserts
     package_parent = os.path.dirname(os.path.dirname(spec.origin))
     extra, selected = _node_ids(list(arguments.pytest_args), spec.origin, package_parent)
+    workers = arguments.workers
+    if selected and workers == "auto":  # the work is the node ids given, not every plan
+        from .options import auto_workers
+
+        cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+        workers = str(auto_workers(selected, cpus or 1))
     args = [
         *([] if selected else [spec.origin]),
         "-c",
@@ -207,17 +213,17 @@ def _pytest_arguments(arguments: argparse.Namespace, ini: str) -> list[str]:
         args += ["--plancheck-report", arguments.report]
     if os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD"):
         args += ["-p", "conformance.plugin"]
-        if arguments.workers != "0":
+        if workers != "0":
             args += ["-p", "xdist.plugin"]
-    if arguments.workers != "0":
-        args += ["-n", arguments.workers]
+    if workers != "0":
+        args += ["-n", workers]
     return args + extra
 
 
-def _node_ids(pytest_args: list[str], suite: str, package_parent: str) -> tuple[list[str], bool]:
+def _node_ids(pytest_args: list[str], suite: str, package_parent: str) -> tuple[list[str], int]:
     """*pytest_args* with each node id of the suite (``conformance/suite.py::test[...]``,
     as test ids and repro lines print it) pointed at the installed suite file, and
-    whether any node id was given.
+    the number of node ids given (``--workers auto`` sizes the run by it).
 
     A node id after ``--`` is the selection: the suite's own path is then not
     passed as well (pytest would run the whole file beside the node id).  A node
@@ -227,11 +233,11 @@ def _node_ids(pytest_args: list[str], suite: str, package_parent: str) -> tuple[
 
     relative = os.path.relpath(suite, package_parent).replace(os.sep, "/")
     names = {relative, os.path.basename(suite), suite.replace(os.sep, "/")}
-    out, selected = [], False
+    out, selected = [], 0
     for argument in pytest_args:
         path, colons, rest = argument.partition("::")
         if colons and not argument.startswith("-") and path.endswith(".py"):
-            selected = True
+            selected += 1
             if path.replace(os.sep, "/") in names or (
                 os.path.exists(path) and os.path.samefile(path, suite)
             ):
