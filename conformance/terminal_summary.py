@@ -105,7 +105,9 @@ def write_summary(state: Any, terminalreporter: Any, exitstatus: Any) -> None:
                 "were only partly selected (-k, -m or node ids)"
             )
     totals = [state.table.totals(label) for label in state.table.backends()]
-    failed_items = len(getattr(terminalreporter, "stats", {}).get("failed", ()))
+    stats = getattr(terminalreporter, "stats", {})
+    failed_items = len(stats.get("failed", ()))
+    xfailed_items = len(stats.get("xfailed", ()))
     examples = sum(t["examples"] for t in totals)
     cases = sum(t["corpus_cases"] for t in totals)
     if totals:
@@ -114,13 +116,14 @@ def write_summary(state: Any, terminalreporter: Any, exitstatus: Any) -> None:
             f"({examples / max(elapsed, 1e-9):.0f} examples/s), profile {state.profile.name}"
         )
     if any(t["failed"] or t["corpus_failed"] for t in totals) or classes or failed_items:
+        known = f", {xfailed_items} xfailed" if xfailed_items else ""
         calls = failing_calls(
             sum(t["failed"] for t in totals), sum(t["corpus_failed"] for t in totals)
         )
         write(
             f"plancheck failures: {calls}"
             f" in {_count(len(classes), 'deviation class', 'deviation classes')} "
-            f"(pytest: {_count(failed_items, 'failed item')})"
+            f"(pytest: {_count(failed_items, 'failed item')}{known})"
         )
     for error in state.errors[:3]:  # plancheck's own failures (pytest runs with --tb=no)
         write(f"plancheck INTERNAL ERROR (please report it): {error}")

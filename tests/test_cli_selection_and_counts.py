@@ -71,6 +71,9 @@ _CALLS = re.compile(
 )
 
 
+_CLOSING = r"^plancheck failures: (.*) \(pytest: (\d+) failed items?(?:, (\d+) xfailed)?\)$"
+
+
 def test_every_failure_count_names_its_unit_and_the_counts_agree(tmp_path):
     report = tmp_path / "out.json"
     done = _plancheck(
@@ -97,7 +100,7 @@ def test_every_failure_count_names_its_unit_and_the_counts_agree(tmp_path):
     listed = re.findall(r"^  \S+@\S+\s+[a-z ]+, (\d+) calls?", out, re.M)
     assert int(heading.group(1)) == len(listed) == classes == 7
     # the closing line puts the three units side by side, pytest's count included
-    closing = re.search(r"^plancheck failures: (.*) \(pytest: (\d+) failed items?\)$", out, re.M)
+    closing = re.search(_CLOSING, out, re.M)
     assert closing is not None, out[-3000:]
     again = _CALLS.search(closing.group(1))
     assert tuple(int(n or 0) for n in again.groups()) == (total, examples, corpus, classes)
@@ -110,6 +113,18 @@ def test_every_failure_count_names_its_unit_and_the_counts_agree(tmp_path):
     assert sum(row["corpus_failed"] for row in table.values()) == corpus
     assert sum(row["failed_items"] for row in table.values()) == pytest_failed
     assert len(data["deviation_classes"]) == classes
+    # known deviations: the failing calls stay counted, pytest's items are xfailed
+    (tmp_path / "known.txt").write_text("floor: loses the sign of zero\n", encoding="utf-8")
+    known = _plancheck(
+        tmp_path, "run", "--backend", "faulty_backend:SizeZeroRefusing", "--workers", "0",
+        "--op", "floor", "--unsupported", "zero-size", "--xfail", str(tmp_path / "known.txt"),
+    )  # fmt: skip
+    assert known.returncode == 0, known.stdout[-3000:]
+    closing = re.search(_CLOSING, known.stdout, re.M)
+    assert closing is not None and closing.group(2) == "0", known.stdout[-3000:]
+    xfailed = re.search(r"(\d+) xfailed", known.stdout.splitlines()[-1])
+    assert closing.group(3) == xfailed.group(1) and int(xfailed.group(1)) > 0
+    assert "conforms except 1 known deviation class" in known.stdout
 
 
 def test_backends_says_whether_the_device_of_a_device_form_exists(monkeypatch, capsys):
