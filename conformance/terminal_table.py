@@ -1,5 +1,6 @@
-"""Fixed-width terminal tables, drawn by ``rich`` (the conformance table, ``plancheck
-plans --table``, the exhaustive sweep's summaries).
+"""Fixed-width terminal tables, drawn by ``rich``: the conformance table of the
+terminal summary, ``plancheck plans --table``, ``plancheck backends`` and
+``plancheck diff`` (Markdown tables stay Markdown).
 
 One look everywhere: a header row, a rule of ``-`` under it, columns two spaces
 apart, numbers right-aligned.  The rules that keep a table readable in CI logs
@@ -16,17 +17,15 @@ and safe to print:
   terminal's width), so no cell is cut or wrapped in a narrow terminal or a
   CI log; lines carry no trailing spaces;
 * **colour only when asked**: styles (a red ``FAIL``) become ANSI codes only
-  with ``colour=True``, which callers pass only on a terminal with ``NO_COLOR``
-  unset (:func:`wants_colour`, or pytest's own decision in the plugin).
+  with ``colour=True``, which the plugin passes where pytest colours (a
+  terminal, ``NO_COLOR`` unset, or ``--color=yes``).
 """
 
 from __future__ import annotations
 
 import io
-import os
-import sys
 from collections.abc import Mapping, Sequence
-from typing import Any, TextIO
+from typing import Any
 
 from rich.cells import cell_len
 from rich.console import Console
@@ -35,9 +34,10 @@ from rich.text import Text
 
 from .sanitize import terminal_line
 
-__all__ = ["ALARMING_STYLES", "render_table", "wants_colour"]
+__all__ = ["ALARMING_STYLES", "render_table"]
 
-#: the page width tables are laid out for: wider than any row, so nothing wraps
+#: the page width tables are laid out for: wider than any row (at most a few columns
+#: of at most _CELL_LIMIT characters), so nothing wraps
 _PAGE = 100_000
 
 #: the longest cell, in characters, before it is cut with a visible marker
@@ -50,17 +50,6 @@ ALARMING_STYLES: Mapping[str, str] = {
     "CRASH": "bold red",
     "ORACLE ERROR": "bold yellow",
 }
-
-
-def wants_colour(stream: TextIO | None = None) -> bool:
-    """Whether *stream* (default stdout) is a terminal and ``NO_COLOR`` is unset."""
-    stream = sys.stdout if stream is None else stream
-    if os.environ.get("NO_COLOR"):
-        return False
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError):
-        return False
 
 
 def render_table(
