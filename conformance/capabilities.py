@@ -85,8 +85,8 @@ def _conv_output_empty(call: Call) -> bool:
             window = (rhs.shape[2 + i] - 1) * parameters["rhs_dilation"][i] + 1
             if dilated + low + high < window:
                 return True
-    except (TypeError, IndexError, KeyError, AttributeError):
-        return False  # a malformed call: the planner or the backend rejects it
+    except (TypeError, ValueError, IndexError, KeyError, AttributeError):
+        return False  # a malformed call (a padding pair of one number): rejected later
     return False
 
 
@@ -130,7 +130,10 @@ def _conv(name: str, test: Callable[[Any], bool]) -> Callable[[Call], bool]:
         if call.family is not Family.CONV:
             return False
         value = _explicit_parameters(call).get(name)
-        return value is not None and test(value)
+        try:
+            return value is not None and bool(test(value))
+        except (TypeError, ValueError):  # a malformed parameter of an invalid call
+            return False
 
     return needs
 

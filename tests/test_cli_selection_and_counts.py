@@ -245,3 +245,19 @@ def test_terminal_tables_escape_cells_never_read_markup_and_never_cut(monkeypatc
     coloured = render_table(("result",), [("FAIL",), ("conforms",)], styles=ALARMING_STYLES,
                             colour=True)  # fmt: skip
     assert "\x1b[1;31mFAIL\x1b[0m" in coloured and "conforms\x1b" not in coloured
+
+
+def test_features_of_an_invalid_convolution_with_a_malformed_padding_pair():
+    """An invalid call (the suite's test_invalid_calls) may carry a padding "pair" of
+    one number: measuring its features must not raise (it was an INTERNAL ERROR of
+    every run with --unsupported zero-size and conv_general)."""
+    from conformance.calls import Call
+    from conformance.capabilities import features_of
+    from oracle import DType, Tensor, resolve_operation_plan
+
+    lhs = Tensor(DType.Float32, (1, 1, 1), (2.0,))
+    rhs = Tensor(DType.Float32, (1, 1, 2), (1.0, 1.0))
+    plan = resolve_operation_plan("conv_general", DType.Float32, DType.Float32)
+    for padding in (((1,),), ((1, 2, 3),), (7,)):
+        call = Call("conv_general", (lhs, rhs, (1,), padding, (1,), (1,), 1), None, plan)
+        assert "zero-size" not in features_of(call)
