@@ -49,6 +49,7 @@ sys.path.insert(0, str(ROOT))
 
 import common  # noqa: E402  (benchmarks/common.py, beside this script)
 
+from backends.cpu import transcendental  # noqa: E402
 from conformance import exhaustive as X  # noqa: E402
 from oracle import vectorised as V  # noqa: E402
 from oracle.reference import exact, rounded  # noqa: E402
@@ -102,8 +103,6 @@ def _bits(lo: int, hi: int) -> np.ndarray:
 
 def chunk_rates(op: str, windows: list[tuple[int, int]], exponents: list[int]) -> dict:
     """Oracle and CPU-backend inputs/s of *op* at piece sizes 2**k (k in *exponents*)."""
-    from backends.cpu import transcendental
-
     inputs = [_bits(lo, hi).view(np.float32) for lo, hi in windows]
     saved = V._CHUNK, transcendental.CHUNK
     rates: dict[str, dict[int, float]] = {"oracle": {}, "backend": {}}
@@ -305,7 +304,8 @@ def _markdown(d: dict) -> str:
             "",
             "Piece sizes (the same windows; M inputs/s of the oracle's `certified` and the "
             "CPU backend's `correctly_rounded` with `2**k` elements a piece; the code uses "
-            f"2**{V._CHUNK.bit_length() - 1} in the oracle and 2**15 in the backend):",
+            f"2**{V._CHUNK.bit_length() - 1} in the oracle and "
+            f"2**{transcendental.CHUNK.bit_length() - 1} in the backend):",
             "",
             "| op | " + " | ".join(f"oracle 2**{k}" for k in exponents) + " | "
             + " | ".join(f"backend 2**{k}" for k in exponents) + " |",
