@@ -185,8 +185,9 @@ _MAG = np.uint32(0x7FFFFFFF)
 _INF_BITS = np.uint32(0x7F800000)
 _NAN_BITS = np.uint32(0x7FC00000)
 _ONE_BITS = np.uint32(0x3F800000)
-#: elements per piece of float64 work: 2**13-2**14 run 1.8x faster than 2**15-2**16 on
-#: this machine (``benchmarks/bench_exhaustive.py --chunks``: the temporaries stay in L2)
+#: elements per piece of float64 work: 2**13-2**14 ran 1.8x faster than 2**15-2**16 in one
+#: process (``benchmarks/bench_exhaustive.py --chunks``); in the two-worker sweep the
+#: difference is within the noise (docs/exhaustive.md, Performance)
 _CHUNK = 1 << 14
 
 STATS = {"scalar": 0, "evaluated": 0}

@@ -109,8 +109,8 @@ _LOW_START = np.int64((1 << 28) - _THRESHOLD)
 _WINDOW = np.int64(2 * _THRESHOLD)
 _MIN_NORMAL32 = 2.0**-126
 _SUBNORMAL_SCALE = 2.0**149
-#: elements per chunk of float64 work (keeps the temporaries in L2; 2**14 measured best,
-#: with 2**13, by ``benchmarks/bench_exhaustive.py --chunks``)
+#: elements per chunk of float64 work (keeps the temporaries in L2; 2**13-2**14 measured
+#: best in one process by ``benchmarks/bench_exhaustive.py --chunks``, a wash in the sweep)
 CHUNK = 1 << 14
 
 
