@@ -174,8 +174,7 @@ def _pytest_arguments(arguments: argparse.Namespace, ini: str) -> list[str]:
     if selected and workers == "auto":  # the work is the node ids given, not every plan
         from .options import auto_workers
 
-        cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-        workers = str(auto_workers(selected, cpus or 1))
+        workers = str(auto_workers(selected))
     args = [
         *([] if selected else [spec.origin]),
         "-c",

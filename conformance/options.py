@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 
 __all__ = [
     "MAX_EXAMPLES_LIMIT",
@@ -56,10 +57,14 @@ def max_examples(text: str) -> int:
 PLANS_PER_WORKER = 16
 
 
-def auto_workers(plans: int, cpus: int) -> int:
+def auto_workers(plans: int, cpus: int | None = None) -> int:
     """The xdist worker count for ``--workers auto`` / ``-n auto``: 0 (no workers, the
     run in this process) below ``2 * PLANS_PER_WORKER`` plans, otherwise one worker
-    per :data:`PLANS_PER_WORKER` plans, at most *cpus*."""
+    per :data:`PLANS_PER_WORKER` plans, at most *cpus* (default: the CPUs this
+    process may run on)."""
+    if cpus is None:
+        affinity = getattr(os, "sched_getaffinity", None)
+        cpus = len(affinity(0)) if affinity is not None else (os.cpu_count() or 1)
     workers = min(max(cpus, 1), plans // PLANS_PER_WORKER)
     return workers if workers >= 2 else 0
 

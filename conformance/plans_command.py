@@ -18,6 +18,7 @@ import json
 import sys
 from typing import Any
 
+from oracle.plan_table import TABLE_HEADER, plan_row
 from oracle.planner import resolvable_plans
 
 from .terminal_table import render_table
@@ -51,26 +52,11 @@ def plan_record(plan: Any) -> dict[str, Any]:
     }
 
 
-_TABLE_HEADER = ("operation", "operands (source->compute)", "compute", "accumulation",
-                 "acc dtype", "output")  # fmt: skip
-
-
 def plan_table(plans: Any) -> str:
-    """One row per plan, fixed width (rich, :mod:`conformance.terminal_table`): the
-    operands with their conversions, the compute, the accumulation and the output."""
-    rows = []
-    for plan in plans:
-        operands = ", ".join(
-            f"{'weak' if o.dtype is None else o.dtype.name}->{o.convert_to.name}"
-            for o in plan.operands
-        )
-        rows.append((
-            plan.operation, operands, plan.compute.name,
-            plan.accumulation.name if plan.accumulation is not None else "-",
-            plan.accumulator_dtype.name if plan.accumulator_dtype is not None else "-",
-            plan.output.name,
-        ))  # fmt: skip
-    return render_table(_TABLE_HEADER, rows)
+    """One row per plan (:func:`oracle.plan_table.plan_row`: the operands with their
+    conversions, the compute, the accumulation and the output), drawn by rich
+    (:mod:`conformance.terminal_table`)."""
+    return render_table(TABLE_HEADER, [plan_row(plan) for plan in plans])
 
 
 def main(arguments: argparse.Namespace) -> int:

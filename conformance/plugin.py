@@ -118,8 +118,7 @@ def pytest_xdist_auto_num_workers(config: Any) -> int | None:
 
     ops = set(config.option.plancheck_op)
     plans = sum(1 for p in resolvable_plans() if not ops or p.operation in ops)
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return auto_workers(plans * len(set(config.option.plancheck_backend)), cpus or 1)
+    return auto_workers(plans * len(set(config.option.plancheck_backend)))
 
 
 @pytest.hookimpl(trylast=True)

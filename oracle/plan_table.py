@@ -1,4 +1,8 @@
-"""Render plans as a fixed-width text table (``plancheck plans``)."""
+"""Plans as table rows, and as a fixed-width text table (``python -m oracle plans``).
+
+The rows and header are the data; ``plancheck plans --table`` draws the same
+rows with rich (:mod:`conformance.plans_command`), the oracle pads them itself.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +10,10 @@ from collections.abc import Iterable
 
 from .plan import OperationPlan
 
-__all__ = ["format_plan_table"]
+__all__ = ["TABLE_HEADER", "format_plan_table", "plan_row"]
 
-_HEADERS = (
+#: the column names of :func:`plan_row`
+TABLE_HEADER = (
     "operation",
     "operands (source->compute)",
     "compute",
@@ -18,7 +23,9 @@ _HEADERS = (
 )
 
 
-def _row(plan: OperationPlan) -> tuple[str, ...]:
+def plan_row(plan: OperationPlan) -> tuple[str, ...]:
+    """The cells of *plan*: operation, operands (source->compute), compute, accumulation,
+    accumulator dtype and output ("-" where a plan has no accumulation)."""
     operands = []
     for operand in plan.operands:
         source = "weak" if operand.dtype is None else operand.dtype.name
@@ -35,8 +42,8 @@ def _row(plan: OperationPlan) -> tuple[str, ...]:
 
 def format_plan_table(plans: Iterable[OperationPlan]) -> str:
     """One row per plan under a header; columns padded to their widest cell."""
-    rows = [_HEADERS, *(_row(plan) for plan in plans)]
-    widths = [max(len(row[column]) for row in rows) for column in range(len(_HEADERS))]
+    rows = [TABLE_HEADER, *(plan_row(plan) for plan in plans)]
+    widths = [max(len(row[column]) for row in rows) for column in range(len(TABLE_HEADER))]
     lines = [
         "  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows
     ]
