@@ -14,7 +14,7 @@ from typing import Any
 
 from .terminal_table import ALARMING_STYLES, render_table
 
-__all__ = ["ConformanceTable", "failing_calls"]
+__all__ = ["ConformanceTable", "counted", "failing_calls"]
 
 
 _COUNTERS = ("examples", "passed", "failed", "corpus_cases", "corpus_failed")
@@ -59,7 +59,8 @@ class _Row:
         return data
 
 
-def _count(n: int, noun: str, plural: str | None = None) -> str:
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``1 plan``, ``3 plans``; *plural* where adding an s is wrong (``deviation classes``)."""
     return f"{n} {noun if n == 1 else (plural or noun + 's')}"
 
 
@@ -69,10 +70,10 @@ def failing_calls(examples: int, corpus: int) -> str:
     total = examples + corpus
     if not total:
         return "0 failing calls"
-    parts = _count(examples, "example")
+    parts = counted(examples, "example")
     if corpus:
-        parts += f", {_count(corpus, 'corpus case')}"
-    return f"{_count(total, 'failing call')} ({parts})"
+        parts += f", {counted(corpus, 'corpus case')}"
+    return f"{counted(total, 'failing call')} ({parts})"
 
 
 def _conforms(known: int) -> str:
@@ -192,13 +193,13 @@ class ConformanceTable:
         plus corpus cases) and classes, and the verdict itself."""
         total = self.totals(backend)
         checked = (
-            f"{_count(total['operations'], 'operation')}, {_count(total['plans'], 'plan')}: "
-            f"{_count(total['examples'], 'example')} and "
-            f"{_count(total['corpus_cases'], 'corpus case')} checked, "
+            f"{counted(total['operations'], 'operation')}, {counted(total['plans'], 'plan')}: "
+            f"{counted(total['examples'], 'example')} and "
+            f"{counted(total['corpus_cases'], 'corpus case')} checked, "
             f"{failing_calls(total['failed'], total['corpus_failed'])}"
         )
         if classes is not None and (classes or total["failed"] or total["corpus_failed"]):
-            checked += f" in {_count(classes, 'deviation class', 'deviation classes')}"
+            checked += f" in {counted(classes, 'deviation class', 'deviation classes')}"
         if not total["not_conforming"]:
             verdict = (
                 _conforms(known)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from .conformance_table import failing_calls
+from .conformance_table import counted, failing_calls
 from .report_markdown import TERMINAL_DETAILS, class_details, class_lines, not_supported_line
 from .sanitize import terminal_text
 from .versions import backend_version, plancheck_version
@@ -28,10 +28,6 @@ __all__ = ["header_lines", "write_summary"]
 
 #: a terminal line longer than this is cut (with a visible marker)
 _LINE_LIMIT = 20_000
-
-
-def _count(n: int, noun: str, plural: str | None = None) -> str:
-    return f"{n} {noun if n == 1 else (plural or noun + 's')}"
 
 
 def header_lines(state: Any) -> list[str]:
@@ -46,7 +42,7 @@ def header_lines(state: Any) -> list[str]:
     lines = [
         f"plancheck {plancheck_version()}: profile {state.profile.name} "
         f"({state.profile.max_examples} generated calls per plan), {seed}, "
-        f"{_count(len(state.plans), 'plan')} of {_count(operations, 'operation')}"
+        f"{counted(len(state.plans), 'plan')} of {counted(operations, 'operation')}"
     ]
     for label in state.labels:
         version = terminal_text(backend_version(state.backend(label)), 200)
@@ -122,8 +118,8 @@ def write_summary(state: Any, terminalreporter: Any, exitstatus: Any) -> None:
         )
         write(
             f"plancheck failures: {calls}"
-            f" in {_count(len(classes), 'deviation class', 'deviation classes')} "
-            f"(pytest: {_count(failed_items, 'failed item')}{known})"
+            f" in {counted(len(classes), 'deviation class', 'deviation classes')} "
+            f"(pytest: {counted(failed_items, 'failed item')}{known})"
         )
     for error in state.errors[:3]:  # plancheck's own failures (pytest runs with --tb=no)
         write(f"plancheck INTERNAL ERROR (please report it): {error}")
@@ -133,7 +129,7 @@ def write_summary(state: Any, terminalreporter: Any, exitstatus: Any) -> None:
     for title, entries in (("crashes", state.crashes), (oracle_title, state.oracle_errors)):
         if entries:
             capped = " (at most 3 of each check)" if entries is state.oracle_errors else ""
-            write(f"plancheck {title}: {_count(len(entries), 'call')}{capped}")
+            write(f"plancheck {title}: {counted(len(entries), 'call')}{capped}")
             for entry in entries[:10]:
                 write(
                     f"  {entry.get('operation')}: {entry.get('problem')} -- "
