@@ -87,7 +87,7 @@ def _floor(op: str, windows: list[tuple[int, int]]) -> float | None:
     """Inputs per second of the bare float64 formula of *op* (None for the exact class)."""
     if op not in V.ROUNDED_OPS:
         return None
-    inputs = [_bits(lo, hi).view(np.float32) for lo, hi in windows]
+    inputs = [V.bit_patterns(lo, hi).view(np.float32) for lo, hi in windows]
     seconds = 0.0
     for x in inputs:
         began = time.perf_counter()
@@ -97,13 +97,9 @@ def _floor(op: str, windows: list[tuple[int, int]]) -> float | None:
     return sum(x.size for x in inputs) / seconds
 
 
-def _bits(lo: int, hi: int) -> np.ndarray:
-    return np.arange(hi - lo, dtype=np.uint32) + np.uint32(lo)
-
-
 def chunk_rates(op: str, windows: list[tuple[int, int]], exponents: list[int]) -> dict:
     """Oracle and CPU-backend inputs/s of *op* at piece sizes 2**k (k in *exponents*)."""
-    inputs = [_bits(lo, hi).view(np.float32) for lo, hi in windows]
+    inputs = [V.bit_patterns(lo, hi).view(np.float32) for lo, hi in windows]
     saved = V._CHUNK, transcendental.CHUNK
     rates: dict[str, dict[int, float]] = {"oracle": {}, "backend": {}}
     try:

@@ -533,8 +533,7 @@ def check_range(
     began = time.perf_counter()
     for lo in range(start, stop, chunk):
         hi = min(lo + chunk, stop)
-        patterns = np.arange(hi - lo, dtype=np.uint32)
-        patterns += np.uint32(lo)  # the bit patterns lo..hi-1 (5x cheaper than via uint64)
+        patterns = V.bit_patterns(lo, hi)
         t0 = time.perf_counter()
         inputs, expected, float_at = _chunk_expected(op, dtype, lo, hi, patterns, plateaus)
         results[0].oracle_seconds += time.perf_counter() - t0

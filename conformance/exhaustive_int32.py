@@ -181,7 +181,7 @@ def expected(op: str, start: int, stop: int) -> tuple[np.ndarray, int]:
     if not 0 <= start <= stop <= 1 << 32:
         raise ValueError(f"expected: bad range [{start:#x}, {stop:#x})")
     if op == "relu":
-        n = (np.arange(stop - start, dtype=np.uint32) + np.uint32(start)).view(np.int32)
+        n = V.bit_patterns(start, stop).view(np.int32)
         return np.maximum(n, np.int32(0)), 0
     out = np.empty(stop - start, np.float32)
     out_bits = out.view(np.uint32)

@@ -125,6 +125,7 @@ __all__ = [
     "SAFETY",
     "STATS",
     "Segment",
+    "bit_patterns",
     "certified",
     "certified_binary",
     "certified_int32",
@@ -685,7 +686,7 @@ def certified_range(op: str, start: int, stop: int) -> np.ndarray:
         if cursor < lo:
             out[cursor - start : lo - start] = _evaluate(op, _patterns(cursor, lo))
         if segment.value is None:
-            out_bits[lo - start : hi - start] = np.arange(lo, hi, dtype=np.uint64).astype(U32)
+            out_bits[lo - start : hi - start] = bit_patterns(lo, hi)
         else:
             out_bits[lo - start : hi - start] = segment.value
         cursor = hi
@@ -694,8 +695,16 @@ def certified_range(op: str, start: int, stop: int) -> np.ndarray:
     return out
 
 
+def bit_patterns(start: int, stop: int) -> np.ndarray:
+    """The uint32 bit patterns ``start <= b < stop`` (``0 <= start <= stop <= 2**32``),
+    built in uint32 (several times cheaper than an arange in uint64 and a cast)."""
+    patterns = np.arange(stop - start, dtype=U32)
+    patterns += np.uint32(start)  # no wrap: start + (stop - start - 1) < 2**32
+    return patterns
+
+
 def _patterns(start: int, stop: int) -> np.ndarray:
-    return np.arange(start, stop, dtype=np.uint64).astype(U32).view(F32)
+    return bit_patterns(start, stop).view(F32)
 
 
 def int32_to_float32(n: np.ndarray) -> np.ndarray:
