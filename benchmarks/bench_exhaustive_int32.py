@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 import common  # noqa: E402  (benchmarks/common.py, beside this script)
 
 from conformance import exhaustive as X  # noqa: E402
-from conformance import exhaustive_int32  # noqa: E402
+from conformance.exhaustive import int32 as exhaustive_int32  # noqa: E402
 from oracle import vectorised as V  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
@@ -150,7 +150,7 @@ def _markdown(d: dict) -> str:
         "Int32 patterns spread evenly over all 2**32 (one core, CPU backend).  *every* = "
         "the oracle evaluates every input (`--every-int32`, the sweep before plateaus); "
         "*ranges* = plateaus and identity tails decided by range "
-        "(`conformance/exhaustive_int32.py`).  Times include the backend and the comparison.",
+        "(`conformance/exhaustive/int32.py`).  Times include the backend and the comparison.",
         "",
         "| plan | every input (s) | by ranges (s) | speedup | oracle: every (s) "
         "| oracle: ranges (s) | oracle speedup | full sweep by ranges, 1 core (s) |",

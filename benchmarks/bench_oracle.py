@@ -10,7 +10,7 @@ Side by side in one run, on the same inputs:
    speed of light, not a reference); for the unary families also the
    vectorised certified oracle (:func:`oracle.vectorised.certified`);
 2. the vectorised checker of the boundary corpus
-   (:func:`conformance.corpus.check_corpus`, level 2, 7,398,400 cases) on the
+   (:func:`conformance.generate.corpus.check_corpus`, level 2, 7,398,400 cases) on the
    CPU backend for add, mul and div, with the exact vectorised reference
    :func:`oracle.vectorised.certified_binary`; and the same pipeline with the
    sweep's comparison (:func:`conformance.exhaustive.count_mismatches`, which
@@ -39,8 +39,8 @@ sys.path.insert(0, str(ROOT))
 import common  # noqa: E402  (benchmarks/common.py, beside this script)
 
 import backends  # noqa: E402
-from conformance import corpus  # noqa: E402
 from conformance import exhaustive as X  # noqa: E402
+from conformance.generate import corpus  # noqa: E402
 from oracle import DType, Tensor, resolve_operation_plan  # noqa: E402
 from oracle import vectorised as V  # noqa: E402
 from oracle.evaluate import expected  # noqa: E402

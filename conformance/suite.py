@@ -14,35 +14,35 @@ For each backend x plan of :func:`oracle.resolvable_plans` (restricted with
 *check function* that other code (``tests/test_mutants.py``) calls directly:
 
 ``test_boundary_examples`` -> :func:`check_boundary`
-    every deterministic call of :func:`conformance.strategies.boundary_examples`
+    every deterministic call of :func:`conformance.generate.strategies.boundary_examples`
     (together they hit every applicable boundary class), then every witness
-    call of :func:`conformance.witnesses.witness_calls` (together they hit
+    call of :func:`conformance.generate.witnesses.witness_calls` (together they hit
     every applicable result class), then the signalling-NaN calls of
-    :func:`conformance.signalling_nans.signalling_nan_examples` (bit-copy
+    :func:`conformance.generate.signalling_nans.signalling_nan_examples` (bit-copy
     operations only);
 ``test_generated_calls`` -> :func:`check_generated`
-    hypothesis search over :func:`conformance.strategies.calls`;
+    hypothesis search over :func:`conformance.generate.strategies.calls`;
 ``test_invalid_calls`` -> :func:`check_invalid`
     one call per validation rule of the plan's family
-    (:func:`conformance.validation.invalid_examples`), then a hypothesis
-    search over :func:`conformance.strategies.invalid_calls` (plans with an
+    (:func:`conformance.generate.validation.invalid_examples`), then a hypothesis
+    search over :func:`conformance.generate.strategies.invalid_calls` (plans with an
     error path only);
 ``test_corpus`` -> :func:`check_corpus_plan`
-    the TestFloat-style corpus of :mod:`conformance.corpus` for Float32
+    the TestFloat-style corpus of :mod:`conformance.generate.corpus` for Float32
     elementwise plans, vectorised, level 1 (``ci``, ``dev``) or 2 (``thorough``).
 
 A check never stops at its first failure: every boundary example and corpus
 case is judged, and the hypothesis search shrinks the first call of each new
-deviation class (:mod:`conformance.findings`), sets the class aside and
+deviation class (:mod:`conformance.findings.finding`), sets the class aside and
 searches on.  The :class:`Checker` records each class once, with its count
 and smallest example; at the end a check with any class raises
 :class:`NonConformance` (the first class's report, one line per other
 class), which the plugin turns into a failure, or an expected failure when a
 known deviation covers every class.  Calls needing a capability feature the
-backend does not support (:mod:`conformance.capabilities`) are counted, not
+backend does not support (:mod:`conformance.model.capabilities`) are counted, not
 judged.  A call that runs past the per-call timeout aborts the check at once
 (:class:`HungCall`, no shrinking: every retry would hang too); the oracle's
-own failures raise :class:`~conformance.runner.OracleError` and are
+own failures raise :class:`~conformance.judge.runner.OracleError` and are
 reported as oracle errors.
 
 Profiles (:data:`PROFILES`): ``ci`` derandomized, no database, few examples;
@@ -64,25 +64,24 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis.database import DirectoryBasedExampleDatabase
 
-from oracle import DType, OperationPlan, binary32
-from oracle.expectation import Conformance
-
-from . import corpus as corpus_module
-from .calls import Call
-from .capabilities import features_of
-from .findings import Finding, findings_of
-from .report import FailureReport, failure_report, oracle_error_report
-from .result_classes import result_classes_hit
-from .runner import (
+from conformance.classes.result import result_classes_hit
+from conformance.findings.finding import Finding, findings_of
+from conformance.generate import corpus as corpus_module
+from conformance.generate.signalling_nans import signalling_nan_examples
+from conformance.generate.strategies import boundary_examples, calls, invalid_calls
+from conformance.generate.validation import invalid_examples
+from conformance.generate.witnesses import witness_calls
+from conformance.judge.runner import (
     OracleError,
     Outcome,
     expectation_of,
     run_call,
 )
-from .signalling_nans import signalling_nan_examples
-from .strategies import boundary_examples, calls, invalid_calls
-from .validation import invalid_examples
-from .witnesses import witness_calls
+from conformance.model.calls import Call
+from conformance.model.capabilities import features_of
+from conformance.report import FailureReport, failure_report, oracle_error_report
+from oracle import DType, OperationPlan, binary32
+from oracle.expectation import Conformance
 
 __all__ = [
     "CHECKS",
@@ -230,7 +229,7 @@ class Checker:
     status: str = "not run"
     calls: int = 0
     hits: Counter = field(default_factory=Counter)
-    #: result classes (:mod:`conformance.result_classes`) hit by the judged calls
+    #: result classes (:mod:`conformance.classes.result`) hit by the judged calls
     result_hits: Counter = field(default_factory=Counter)
     killing_call: Call | None = None
     started: float = field(default_factory=time.perf_counter)
@@ -275,7 +274,7 @@ class Checker:
         try:
             classes = call.classes
         except Exception as error:
-            raise OracleError(call, error, "conformance.boundaries.classes_hit") from error
+            raise OracleError(call, error, "conformance.classes.boundary.classes_hit") from error
         try:
             results = call._cache.get("result_classes")  # the same call on another backend
             if results is None:
@@ -283,7 +282,7 @@ class Checker:
                     call, outcome.expectation
                 )
         except Exception as error:
-            where = "conformance.result_classes.result_classes_hit"
+            where = "conformance.classes.result.result_classes_hit"
             raise OracleError(call, error, where) from error
         self.calls += 1
         self.hits.update(c.name for c in classes)
@@ -589,10 +588,10 @@ def check_invalid(checker: Checker) -> None:
         _search(checker, strategy, checker.profile.invalid_examples)
 
 
-# -- the corpus (conformance.corpus_check) ----------------------------------------
+# -- the corpus (conformance.judge.corpus_check) ----------------------------------------
 
 
-#: names that moved to conformance.corpus_check, still readable here (diff.py reads some)
+#: names that moved to conformance.judge.corpus_check, still readable here (diff.py reads some)
 _CORPUS_NAMES = frozenset(
     "CACHED_LEVELS CORPUS_CHUNK _cache_file _cached_chunks _chunks _compute_reference "
     "_content_digest _corpus_calls _corpus_reference _oracle_digest _single_case "
@@ -602,15 +601,17 @@ _CORPUS_NAMES = frozenset(
 
 def __getattr__(name: str) -> Any:
     if name in _CORPUS_NAMES:
-        from . import corpus_check
+        from conformance.judge import corpus_check
 
         return getattr(corpus_check, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def check_corpus_plan(checker: Checker) -> None:
-    """The corpus of a Float32 elementwise plan (:mod:`conformance.corpus_check`)."""
-    from .corpus_check import check_corpus_plan as check  # it builds on this module
+    """The corpus of a Float32 elementwise plan (:mod:`conformance.judge.corpus_check`)."""
+    from conformance.judge.corpus_check import (
+        check_corpus_plan as check,  # it builds on this module
+    )
 
     check(checker)
 
@@ -661,7 +662,7 @@ def check_plan(make_checker: Callable[[str], Checker], plan: OperationPlan,
 
 
 def _state(config: Any) -> Any:
-    from .plugin import state_of
+    from conformance.pytest_plugin import state_of
 
     return state_of(config)
 
@@ -724,6 +725,6 @@ def test_corpus(plancheck_checker: Checker) -> None:
 
 
 def _state_run(checker: Checker, check: Callable[[Checker], None]) -> None:
-    from .plugin import run_check
+    from conformance.pytest_plugin import run_check
 
     run_check(checker, check)

@@ -1,7 +1,7 @@
 """Plans as table rows, and as a fixed-width text table (``python -m oracle plans``).
 
 The rows and header are the data; ``plancheck plans --table`` draws the same
-rows with rich (:mod:`conformance.plans_command`), the oracle pads them itself.
+rows with rich (:mod:`conformance.cli.plans_command`), the oracle pads them itself.
 """
 
 from __future__ import annotations

@@ -25,9 +25,9 @@ import jax.numpy as jnp  # noqa: E402
 import backends  # noqa: E402
 from backends.adapters.array_namespace import KERNELS  # noqa: E402
 from backends.adapters.jax_cpu import JaxBackend  # noqa: E402
-from conformance.calls import Call  # noqa: E402
-from conformance.runner import Problem, run_call  # noqa: E402
-from conformance.strategies import boundary_examples  # noqa: E402
+from conformance.generate.strategies import boundary_examples  # noqa: E402
+from conformance.judge.runner import Problem, run_call  # noqa: E402
+from conformance.model.calls import Call  # noqa: E402
 from oracle import (  # noqa: E402
     DType,
     Tensor,

@@ -22,10 +22,10 @@ import pytest
 import backends
 from backends.adapters.array_namespace import KERNELS, weak_value
 from backends.adapters.numpy_native import NumpyNativeBackend
-from conformance.calls import Call
 from conformance.exhaustive import NUMPY_MISSING, numpy_float32
-from conformance.runner import Problem, run_call
-from conformance.strategies import boundary_examples
+from conformance.generate.strategies import boundary_examples
+from conformance.judge.runner import Problem, run_call
+from conformance.model.calls import Call
 from oracle import (
     DType,
     Tensor,

@@ -22,9 +22,9 @@ torch = pytest.importorskip(
 
 import backends  # noqa: E402
 from backends.adapters import torch_cpu  # noqa: E402
+from conformance.generate.strategies import boundary_examples  # noqa: E402
+from conformance.judge.runner import Problem, expectation_of, run_call  # noqa: E402
 from conformance.report import call_from_json  # noqa: E402
-from conformance.runner import Problem, expectation_of, run_call  # noqa: E402
-from conformance.strategies import boundary_examples  # noqa: E402
 from oracle import (  # noqa: E402
     DType,
     Tensor,

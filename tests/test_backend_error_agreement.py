@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 import backends
 import oracle
-from conformance.calls import Family, family_of, forward_arguments, parameters_of
+from conformance.model.calls import Family, family_of, forward_arguments, parameters_of
 from oracle import DType, OperandRole, Tensor, resolvable_plans
 
 pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")

@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 import backends
-from conformance.strategies import boundary_examples
+from conformance.generate.strategies import boundary_examples
 from oracle import DType, Tensor, resolvable_plans
 
 pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 
 import backends
-from conformance.calls import Call
-from conformance.runner import agree, run_call
-from conformance.strategies import boundary_examples, calls
+from conformance.generate.strategies import boundary_examples, calls
+from conformance.judge.runner import agree, run_call
+from conformance.model.calls import Call
 from oracle import resolvable_plans
 
 PLANS = resolvable_plans()

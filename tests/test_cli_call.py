@@ -5,7 +5,7 @@ import math
 import pytest
 
 from conformance.cli import main
-from conformance.literals import parse_argument
+from conformance.model.literals import parse_argument
 from oracle import DType, Tensor, binary32
 
 
@@ -120,7 +120,7 @@ def test_a_planning_error_asked_for_on_purpose_is_checked(capsys):
 
 
 def test_the_help_example_plans_and_conforms(capsys):
-    from conformance.call_command import EXAMPLE
+    from conformance.cli.call_command import EXAMPLE
 
     argv = EXAMPLE.split(" ", 1)[1]
     import shlex

@@ -202,7 +202,7 @@ class _Terminal(io.StringIO):
 
 
 def test_the_sweep_progress_is_plain_lines_off_a_terminal_and_a_rich_bar_on_one():
-    from conformance.exhaustive_cli import Progress
+    from conformance.exhaustive.cli import Progress
 
     label = "cpu exp[bold]:Float32 \x1b[2J"  # rich markup and a control sequence in a label
     plain = io.StringIO()
@@ -228,7 +228,7 @@ def test_the_sweep_progress_is_plain_lines_off_a_terminal_and_a_rich_bar_on_one(
 
 
 def test_terminal_tables_escape_cells_never_read_markup_and_never_cut(monkeypatch):
-    from conformance.terminal_table import ALARMING_STYLES, render_table
+    from conformance.report.terminal_table import ALARMING_STYLES, render_table
 
     monkeypatch.setenv("COLUMNS", "20")  # a narrow terminal must not cut or wrap a cell
     long = "cpu-exp(Float32) binary32 -> Float32 " * 8
@@ -251,8 +251,8 @@ def test_features_of_an_invalid_convolution_with_a_malformed_padding_pair():
     """An invalid call (the suite's test_invalid_calls) may carry a padding "pair" of
     one number: measuring its features must not raise (it was an INTERNAL ERROR of
     every run with --unsupported zero-size and conv_general)."""
-    from conformance.calls import Call
-    from conformance.capabilities import features_of
+    from conformance.model.calls import Call
+    from conformance.model.capabilities import features_of
     from oracle import DType, Tensor, resolve_operation_plan
 
     lhs = Tensor(DType.Float32, (1, 1, 1), (2.0,))

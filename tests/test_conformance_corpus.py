@@ -1,11 +1,11 @@
-"""conformance.corpus: the deterministic TestFloat-style boundary corpus."""
+"""conformance.generate.corpus: the deterministic TestFloat-style boundary corpus."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from conformance.corpus import (
+from conformance.generate.corpus import (
     CorpusResult,
     case_count,
     check_corpus,
@@ -204,7 +204,7 @@ def test_corpus_calls_cover_the_corpus_in_chunks():
 
 
 def test_the_corpus_cache_is_believed_only_when_its_content_hash_matches(tmp_path, monkeypatch):
-    from conformance import corpus_check as suite
+    from conformance.judge import corpus_check as suite
 
     plan = resolve_operation_plan("neg", DType.Float32)
     compute = suite._corpus_reference.__wrapped__  # past the in-memory cache

@@ -1,4 +1,4 @@
-"""conformance.boundaries (measured and derived classes) and conformance.coverage."""
+"""conformance.classes.boundary (measured and derived classes) and conformance.judge.coverage."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from conformance.boundaries import (
+from conformance.classes.boundary import (
     Boundary,
     Group,
     applicable_classes,
@@ -17,16 +17,16 @@ from conformance.boundaries import (
     classes_of_calls,
     rounding_classes,
 )
-from conformance.calls import Call, forward_arguments
-from conformance.coverage import CoverageMatrix
-from conformance.strategies import boundary_examples
-from conformance.witness_tables import (
+from conformance.generate.strategies import boundary_examples
+from conformance.generate.witness_tables import (
     FLOAT_WITNESSES,
     arithmetic_witnesses,
     weak_class_values,
     weak_classes_of,
 )
-from conformance.witnesses import witness_calls
+from conformance.generate.witnesses import witness_calls
+from conformance.judge.coverage import CoverageMatrix
+from conformance.model.calls import Call, forward_arguments
 from oracle import DType, Tensor, binary32, get_operation, resolvable_plans, resolve_operation_plan
 
 B = Boundary
@@ -458,7 +458,7 @@ def test_the_ci_boundary_check_hits_every_applicable_pair_of_both_kinds():
 
 
 def test_a_withheld_result_class_is_reported():
-    from conformance.result_classes import ResultClass, applicable_result_classes
+    from conformance.classes.result import ResultClass, applicable_result_classes
 
     exp = resolve_operation_plan("exp", F32)
     assert ResultClass.SUBNORMAL in applicable_result_classes(exp)

@@ -13,11 +13,11 @@ import time
 from pathlib import Path
 
 import backends
-from conformance.calls import Call
 from conformance.cli import main as plancheck
-from conformance.findings import findings_of
+from conformance.findings.finding import findings_of
+from conformance.judge.runner import run_call, watch_interrupts
+from conformance.model.calls import Call
 from conformance.report import validate_report
-from conformance.runner import run_call, watch_interrupts
 from oracle import DType, Tensor, resolve_operation_plan
 
 ROOT = Path(__file__).resolve().parent.parent

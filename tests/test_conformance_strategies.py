@@ -1,4 +1,5 @@
-"""conformance.strategies and conformance.calls: generated calls select their plan."""
+"""conformance.generate.strategies and conformance.model.calls: generated calls select their
+plan."""
 
 from __future__ import annotations
 
@@ -13,16 +14,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import oracle
-from conformance import calls as calls_module
-from conformance.boundaries import Boundary, Group, applicable_classes, classes_of_calls
-from conformance.calls import SIGNATURES, Call, Family, family_of, literal, repro_namespace
-from conformance.strategies import (
+from conformance.classes.boundary import Boundary, Group, applicable_classes, classes_of_calls
+from conformance.generate.strategies import (
     accumulator_choices,
     boundary_examples,
     calls,
     invalid_calls,
     weak_scalars,
 )
+from conformance.model import calls as calls_module
+from conformance.model.calls import SIGNATURES, Call, Family, family_of, literal, repro_namespace
 from oracle import (
     DType,
     OperandRole,
@@ -273,9 +274,9 @@ def test_repro_line_is_one_pasteable_statement(monkeypatch):
 
 
 def test_call_shapes_are_the_operation_tables_facts():
-    """No per-operation list in conformance.calls: family and parameters come from the rows."""
-    import conformance.calls as calls_module
-    from conformance.families import MODULES, module_of
+    """No per-operation list in conformance.model.calls: the rows give family and parameters."""
+    import conformance.model.calls as calls_module
+    from conformance.generate.families import MODULES, module_of
 
     assert calls_module.Family is oracle.Family
     assert calls_module.FAMILY_PARAMETERS is oracle.FAMILY_PARAMETERS

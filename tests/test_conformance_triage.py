@@ -20,12 +20,12 @@ import numpy as np
 import pytest
 
 import backends
-from conformance.calls import Call
-from conformance.capabilities import FEATURES, features_of, parse_features
 from conformance.cli import main as plancheck
-from conformance.findings import element_class, findings_of, group
+from conformance.findings.finding import element_class, findings_of, group
+from conformance.judge.runner import run_call
+from conformance.model.calls import Call
+from conformance.model.capabilities import FEATURES, features_of, parse_features
 from conformance.report import validate_report
-from conformance.runner import run_call
 from conformance.suite import PROFILES, Checker, NonConformance, check_boundary, check_generated
 from oracle import DType, Tensor, binary32, resolvable_plans, resolve_operation_plan
 

@@ -3,8 +3,8 @@
 from collections import Counter
 
 import backends
-from conformance.coverage_summary import summarise
-from conformance.result_classes import applicable_result_classes
+from conformance.classes.result import applicable_result_classes
+from conformance.report.coverage_summary import summarise
 from conformance.suite import PROFILES, Checker, check_boundary
 from oracle import resolvable_plans
 

@@ -22,7 +22,7 @@ import pytest
 import backends
 from conformance import exhaustive as X
 from conformance.cli import main as cli_main
-from conformance.exhaustive_state import FORMAT, Store, backend_identity, current_key
+from conformance.exhaustive.state import FORMAT, Store, backend_identity, current_key
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -232,7 +232,7 @@ def test_records_of_another_backend_build_or_oracle_are_not_reused(tmp_path, mon
     assert _run(*args, "--table", state=state) == 3
     assert "1 records of changing_backend:Backend" in capsys.readouterr().err
     # a record made by another oracle is not reused either
-    monkeypatch.setattr("conformance.exhaustive_state.oracle_digest", lambda: "another-oracle")
+    monkeypatch.setattr("conformance.exhaustive.state.oracle_digest", lambda: "another-oracle")
     assert _run(*args, state=state) == 0 and len(_records(state)) == 3
 
 

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from conformance import exhaustive as X
-from conformance import exhaustive_int32 as I
+from conformance.exhaustive import int32 as I
 from oracle import vectorised as V
 from oracle.binary32 import round_to_binary32
 

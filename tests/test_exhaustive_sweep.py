@@ -6,11 +6,11 @@ so pytest-xdist spreads the shards over its workers -- local processes or,
 through its gateways, other machines::
 
     python -m pytest tests/test_exhaustive_sweep.py -m exhaustive \\
-        -p conformance.exhaustive_pytest --exhaustive-op exp --exhaustive-dtype Int32 -n 2
+        -p conformance.exhaustive.pytest_plugin --exhaustive-op exp --exhaustive-dtype Int32 -n 2
     python -m pytest tests/test_exhaustive_sweep.py -m exhaustive \\
-        -p conformance.exhaustive_pytest --exhaustive-op exp --dist load --tx 2*popen
+        -p conformance.exhaustive.pytest_plugin --exhaustive-op exp --dist load --tx 2*popen
 
-With the plugin (``-p conformance.exhaustive_pytest``) the sweep is configured
+With the plugin (``-p conformance.exhaustive.pytest_plugin``) the sweep is configured
 by the same options as ``plancheck exhaustive`` (``--exhaustive-backend``,
 ``--exhaustive-op``, ``--exhaustive-dtype``, ``--exhaustive-shards``,
 ``--exhaustive-sample``, ``--exhaustive-shard``, ``--exhaustive-ulp-budget``,
@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance import exhaustive_pytest
+from conformance.exhaustive import pytest_plugin as exhaustive_pytest
 
 pytestmark = pytest.mark.exhaustive
 

@@ -510,7 +510,7 @@ def test_to_integral_around_every_binade_that_changes_the_rule(op):
 
 @pytest.mark.parametrize("op", ["add", "sub", "mul", "div"])
 def test_certified_binary_matches_the_exact_rules(op):
-    from conformance.corpus import level_operands
+    from conformance.generate.corpus import level_operands
 
     a, b = level_operands(1, 2)
     rng = np.random.default_rng(21)

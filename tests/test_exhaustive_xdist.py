@@ -1,7 +1,7 @@
 """Shards as pytest items across pytest-xdist gateways (issue 14 item 4).
 
 ``--tx 2*popen`` starts two local gateways by the same mechanism as
-``--tx ssh=host//python=...``; with the plugin ``conformance.exhaustive_pytest``
+``--tx ssh=host//python=...``; with the plugin ``conformance.exhaustive.pytest_plugin``
 the workers attach their records to their reports and only the controller
 writes the state file, so the state stays correct whichever worker finishes
 which shard, in whatever order.
@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from conformance import exhaustive as X
-from conformance.exhaustive_state import Store, current_key
+from conformance.exhaustive.state import Store, current_key
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -29,7 +29,7 @@ SELECT = ["--exhaustive-op", "neg", "--exhaustive-dtype", "Float32",
 def _pytest(state: Path, *extra: str) -> subprocess.CompletedProcess:
     command = [sys.executable, "-m", "pytest", str(HERE / "test_exhaustive_sweep.py"),
                "-m", "exhaustive", "-q", "-p", "no:cacheprovider",
-               "-p", "conformance.exhaustive_pytest", *SELECT,
+               "-p", "conformance.exhaustive.pytest_plugin", *SELECT,
                "--exhaustive-state", str(state), *extra]  # fmt: skip
     env = {k: v for k, v in os.environ.items() if not k.startswith("PLANCHECK_EXHAUSTIVE_")}
     env["PYTHONPATH"] = os.pathsep.join([str(HERE), str(ROOT)])

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from conformance.html_report import FAIL_COLOUR, render_html, verdict_of, write_html
+from conformance.report.html import FAIL_COLOUR, render_html, verdict_of, write_html
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
@@ -46,7 +46,7 @@ FAULTY = "faulty_backend:SizeZeroRefusing"
 #: report's coverage summary: what ``PlancheckState._coverage`` would do with
 #: ``summary["matrix"] = matrix.as_dict()`` (a no-op once the plugin does it)
 _MATRIX_FIELD = """
-from conformance.coverage import CoverageMatrix
+from conformance.judge.coverage import CoverageMatrix
 
 _as_dict = CoverageMatrix.as_dict
 
@@ -378,7 +378,7 @@ def test_ulp_plot_has_one_point_per_listed_mismatching_element(runs):
 
 def test_hostile_backend_text_renders_inert(runs):
     document = runs["mixed"]
-    from conformance.sanitize import terminal_text
+    from conformance.model.sanitize import terminal_text
 
     # the document already holds the message with its control characters made visible
     shown = terminal_text(HOSTILE_MESSAGE)

@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import pytest
 
-from conformance.literals import (
+from conformance.model.literals import (
     MAX_DEPTH,
     MAX_TEXT,
     LiteralError,

@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conformance import plot
 from conformance.cli import main as plancheck
+from conformance.cli import plot
 
 
 def test_patterns_are_in_value_order_and_cover_the_range():

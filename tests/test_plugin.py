@@ -266,7 +266,7 @@ def test_xfail_file_formats(outside):
          "backend": "outside:FlushToZero", "reason": "json"}]}), encoding="utf-8")  # fmt: skip
     as_toml = outside.path / "known.toml"
     as_toml.write_text('[[deviation]]\noperation = "add"\nreason = "toml"\n', encoding="utf-8")
-    from conformance.plugin import load_deviations
+    from conformance.pytest_plugin import load_deviations
 
     (entry,) = load_deviations(as_json)
     assert entry.backend == "outside:FlushToZero" and entry.reason == "json"
@@ -470,7 +470,7 @@ def test_call_json_is_exact():
 
     import numpy as np
 
-    from conformance.strategies import boundary_examples
+    from conformance.generate.strategies import boundary_examples
     from oracle import binary32, resolvable_plans
 
     for plan in resolvable_plans():

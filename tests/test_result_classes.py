@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.calls import Call
-from conformance.result_classes import (
+from conformance.classes.result import (
     RULES,
     Group,
     ResultClass,
@@ -13,6 +12,7 @@ from conformance.result_classes import (
     candidate_classes,
     result_classes_hit,
 )
+from conformance.model.calls import Call
 from oracle import DType, Tensor, binary32, resolvable_plans, resolve_operation_plan
 
 R = ResultClass
@@ -158,7 +158,7 @@ def test_applicable_classes_are_candidates_known_to_be_reached():
 def test_result_kinds_neighbours_and_midpoint_distance_of_unary_results():
     import numpy as np
 
-    from conformance import unary_results as unary
+    from conformance.classes import unary
 
     values = [0.0, -0.0, binary32.MIN_SUBNORMAL, 1.0, -1.0, MAX, float("inf"), -float("inf"), 2.0]
     kinds = unary.kinds(np.array([*values, float("nan")], np.float32)).tolist()

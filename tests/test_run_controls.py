@@ -152,7 +152,7 @@ def test_the_plugin_names_its_own_options_and_refuses_a_missing_directory(tmp_pa
 
 
 def test_version(capsys):
-    from conformance.versions import plancheck_version
+    from conformance.model.versions import plancheck_version
 
     with pytest.raises(SystemExit) as exit_info:
         plancheck(["--version"])
@@ -233,7 +233,7 @@ def test_fail_is_coloured_only_when_colour_is_on_and_known_classes_are_named(tmp
 
 
 def test_auto_workers_follow_the_amount_of_work():
-    from conformance.options import PLANS_PER_WORKER, auto_workers
+    from conformance.model.options import PLANS_PER_WORKER, auto_workers
 
     assert auto_workers(5, 16) == 0  # a few plans: one process is faster
     assert auto_workers(2 * PLANS_PER_WORKER - 1, 16) == 0

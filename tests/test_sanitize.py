@@ -2,7 +2,13 @@
 
 import pytest
 
-from conformance.sanitize import MAX_QUOTED, html_text, markdown_text, terminal_line, terminal_text
+from conformance.model.sanitize import (
+    MAX_QUOTED,
+    html_text,
+    markdown_text,
+    terminal_line,
+    terminal_text,
+)
 
 HOSTILE = "\x1b[2J\x1b]0;pwned\x07boom\r\n| forged | row |\n# Heading [x](http://e) <script>"
 

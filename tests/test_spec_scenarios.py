@@ -156,7 +156,7 @@ def test_reject_generic_category_operands_through_central_planning(category):
 
 def test_compare_reference_and_cpu_results():
     import backends
-    from conformance.runner import agree
+    from conformance.judge.runner import agree
     from oracle import Tensor, expected
 
     generic, cpu = backends.get("generic"), backends.get("cpu")

@@ -12,8 +12,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from conformance.call_codec import MAX_DEPTH, NUMPY_SCALARS, decode_value, encode_value
 from conformance.cli import main as plancheck
+from conformance.model.codec import MAX_DEPTH, NUMPY_SCALARS, decode_value, encode_value
 from conformance.report import ConformanceTable, call_from_json, markdown_report
 
 NEG = '{"v":1,"op":"neg","args":[%s]}'
@@ -153,7 +153,7 @@ def test_diff_output_shows_backend_escapes_visibly(capsys):
 def test_a_validation_call_with_a_string_parameter_round_trips_and_has_a_repro():
     """The invalid-call rules pass e.g. axis='0'; a backend failing such a call
     must get a report with an exact repro, not an internal error (found on jax)."""
-    from conformance.calls import Call
+    from conformance.model.calls import Call
     from conformance.report import call_from_json, call_to_json
     from oracle import DType, Tensor, resolve_operation_plan
 

@@ -1,4 +1,5 @@
-"""conformance.validation (one call per validation rule) and conformance.signalling_nans.
+"""conformance.generate.validation (one call per validation rule) and
+conformance.generate.signalling_nans.
 
 The calls' expected errors come from the oracle; the CPU and Generic backends
 pass them; a backend that misses a rule (the two silent wrong results the
@@ -14,13 +15,13 @@ import pytest
 
 import backends
 from backends.cpu import CPUBackend
-from conformance.boundaries import Boundary, Group
-from conformance.calls import Call
-from conformance.capabilities import features_of, signalling_nan_bits
-from conformance.runner import run_call
-from conformance.signalling_nans import signalling_nan_examples
+from conformance.classes.boundary import Boundary, Group
+from conformance.generate.signalling_nans import signalling_nan_examples
+from conformance.generate.validation import invalid_examples, rules_of
+from conformance.judge.runner import run_call
+from conformance.model.calls import Call
+from conformance.model.capabilities import features_of, signalling_nan_bits
 from conformance.suite import PROFILES, Checker, NonConformance, check_boundary, check_invalid
-from conformance.validation import invalid_examples, rules_of
 from oracle import (
     DType,
     Tensor,

@@ -10,15 +10,16 @@ import numpy as np
 import pytest
 
 import backends
-from conformance import result_mutants, witnesses
-from conformance.exhaustive import plan_ids
-from conformance.result_classes import (
+from conformance.classes.result import (
     HARD_TO_ROUND_ULPS,
     ResultClass,
     applicable_result_classes,
     result_classes_hit,
 )
-from conformance.runner import run_call
+from conformance.exhaustive import plan_ids
+from conformance.generate import witnesses
+from conformance.judge.runner import run_call
+from conformance.mutants import result as result_mutants
 from oracle import DType, binary32, expected, resolvable_plans
 from oracle import vectorised as V
 
@@ -27,7 +28,9 @@ DATA = witnesses.load()
 
 
 def test_the_data_ships_with_the_package_is_small_and_covers_every_unary_plan():
-    resource = importlib.resources.files("conformance").joinpath("data", witnesses.DATA_FILE)
+    resource = importlib.resources.files("conformance.generate").joinpath(
+        "data", witnesses.DATA_FILE
+    )
     assert len(resource.read_bytes()) < 1_000_000
     assert set(DATA["plans"]) == set(plan_ids())
     assert DATA["generator"] == "python -m conformance.witnesses --write"
@@ -153,7 +156,7 @@ def test_result_mutants_merge_into_the_catalogue_and_resolve_as_backends():
     assert set(result_mutants.RESULT_MUTANTS) <= set(MUTANTS)
     for name, mutant in result_mutants.RESULT_MUTANTS.items():
         assert MUTANTS[name] is mutant
-        for module in ("conformance.result_mutants", "conformance.mutants"):
+        for module in ("conformance.mutants.result", "conformance.mutants"):
             backend = backends.get(f"{module}:{name}")
             assert backend.mutant is mutant and backend.name == f"mutant:{name}"
 

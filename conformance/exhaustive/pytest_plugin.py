@@ -1,0 +1,245 @@
+"""pytest plugin of the exhaustive sweep: options, and the state kept by the controller.
+
+``tests/test_exhaustive_sweep.py`` makes every (plan, shard) a pytest item.
+Loaded with ``-p conformance.exhaustive.pytest_plugin``, this plugin
+
+* adds the sweep's options as ``--exhaustive-NAME`` (the same table as
+  ``plancheck exhaustive``'s options, :data:`conformance.exhaustive.cli.OPTIONS`:
+  ``--exhaustive-backend``, ``--exhaustive-op``, ``--exhaustive-dtype``,
+  ``--exhaustive-shard``, ``--exhaustive-shards``, ``--exhaustive-sample``,
+  ``--exhaustive-ulp-budget``, ``--exhaustive-state``, ``--exhaustive-fresh``,
+  ``--exhaustive-also``, ``--exhaustive-every-int32``), validated by the same types;
+* makes the *controller* (the pytest process itself, or pytest-xdist's
+  controller) the only writer of the state file: a worker -- a local
+  process or one on another machine reached through an xdist gateway
+  (``--tx ssh=host//python=...``) -- checks its shard and attaches the
+  records to its test report; the controller validates them and appends
+  them.  Shards may therefore finish on any worker, in any order, on
+  machines that do not share the state file's filesystem;
+* reads the state once, before any worker starts, and tells every worker
+  which shards are already recorded (with their verdicts) for which backend
+  build and oracle: a worker skips a shard recorded for *its own* build (the
+  identity is computed where the backend runs) and checks it otherwise;
+* claims every selected plan for the whole session (the claims of
+  :class:`conformance.exhaustive.state.Store`), so a second sweep on the same
+  state file waits for those plans and then finds them recorded.
+
+Without the plugin the items still run (configured by the
+``PLANCHECK_EXHAUSTIVE_*`` environment variables, see the test module), and
+every worker appends its own records to the state file under its lock.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from conformance import exhaustive as X
+from conformance.exhaustive.cli import OPTIONS, SWEEP_OPTIONS, select, selection
+from conformance.exhaustive.state import StateError, Store, current_key
+
+__all__ = ["Settings", "run_item", "settings"]
+
+_ACTIVE = pytest.StashKey[bool]()
+_RECORDED = pytest.StashKey[dict[str, int]]()
+_SETTINGS = pytest.StashKey["Settings"]()
+_PROPERTY = "plancheck_exhaustive_records"
+_WORKER_KEY = "plancheck_exhaustive_recorded"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the sweep's items check, and where the evidence goes."""
+
+    backend: str
+    plans: list[str]
+    shards: int
+    indices: list[int]
+    state: str
+    ulp_budget: int
+    also: list[str]
+    fresh: bool
+    every_int32: bool = False
+
+
+def _dest(name: str) -> str:
+    return "exhaustive_" + name.replace("-", "_")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("plancheck-exhaustive", "plancheck exhaustive sweep")
+    for name, options in OPTIONS:
+        if name not in SWEEP_OPTIONS:
+            continue
+        kwargs = {k: v for k, v in options.items() if k != "default"}
+        if kwargs.get("action") == "store_true":
+            kwargs.update(action="store_const", const=True)
+        group.addoption(f"--exhaustive-{name}", dest=_dest(name), default=None, **kwargs)
+
+
+def _environment(name: str, default: str) -> str:
+    return os.environ.get("PLANCHECK_EXHAUSTIVE_" + name, default)
+
+
+def settings(config: pytest.Config) -> Settings:
+    """The sweep's settings: each ``--exhaustive-NAME`` option, else its
+    ``PLANCHECK_EXHAUSTIVE_NAME`` variable, else the command line's default.
+
+    :class:`pytest.UsageError` for a selection that names nothing or an
+    invalid variable.  Worked out once per session.
+    """
+    if _SETTINGS not in config.stash:
+        config.stash[_SETTINGS] = _settings(config)
+    return config.stash[_SETTINGS]
+
+
+def _settings(config: pytest.Config) -> Settings:
+
+    def option(name: str) -> Any:
+        return config.getoption(_dest(name), default=None)
+
+    try:
+        op, dtype = option("op"), option("dtype")
+        if op is not None or dtype is not None:
+            plans = select(op or "all", dtype or "both")
+        elif _environment("PLANS", ""):
+            plans = [p for p in _environment("PLANS", "").split(",") if p]
+            for plan in plans:
+                X._split(plan)
+        else:
+            ops = [o for o in _environment("OPS", "").split(",") if o]
+            plans = X.plan_ids(ops or None)
+        sample = option("sample") or int(_environment("SAMPLE", "1"))
+        shards = option("shards") or (int(_environment("SHARDS", "0")) or None)
+        count, indices = selection(option("shard"), shards, sample)
+        budget = option("ulp-budget")
+        budget = int(_environment("ULP_BUDGET", "0")) if budget is None else budget
+        if budget < 0:
+            raise ValueError(f"ULP budget {budget}: need >= 0")
+    except (KeyError, ValueError) as error:
+        raise pytest.UsageError(f"plancheck exhaustive: {error}") from None
+    also = option("also")
+    also = _environment("ALSO", "") if also is None else also
+    return Settings(
+        backend=option("backend") or _environment("BACKEND", "cpu"),
+        plans=plans,
+        shards=count,
+        indices=indices,
+        state=option("state") or _environment("STATE", str(X.DEFAULT_STATE)),
+        ulp_budget=budget,
+        also=[a for a in also.split(",") if a],
+        fresh=bool(option("fresh")) or _environment("FRESH", "") == "1",
+        every_int32=bool(option("every-int32")),
+    )
+
+
+def _key(identity: dict[str, str], plan: str, start: int, stop: int, budget: int) -> str:
+    return json.dumps(
+        [identity["identity"], identity["plancheck"], identity["oracle"], plan, start, stop, budget]
+    )
+
+
+class Controller:
+    """The state file's one writer in a plugin session (see the module docstring)."""
+
+    def __init__(self, config: pytest.Config, chosen: Settings) -> None:
+        self.settings = chosen
+        self.written = 0
+        self.problems: list[str] = []
+        self.store = Store(chosen.state)
+        self.claims = []
+        busy = []
+        for plan in chosen.plans:
+            claim = self.store.claim(f"{chosen.backend}|{plan}", wait=False)
+            if claim is None:
+                busy.append(plan)
+            else:
+                self.claims.append(claim)
+        for plan in busy:
+            print(f"waiting for another sweep checking {plan} ...", file=sys.stderr)
+            self.claims.append(self.store.claim(f"{chosen.backend}|{plan}", wait=True))
+        recorded: dict[str, int] = {}
+        if not chosen.fresh:
+            for r in self.store.load():
+                if r["backend"] == chosen.backend and r["role"] == "checked":
+                    key = _key(r, r["plan"], r["start"], r["stop"], r["ulp_budget"])
+                    recorded[key] = r["non_conforming"] + (1 if r.get("error") else 0)
+        config.stash[_RECORDED] = recorded
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_configure_node(self, node) -> None:
+        node.workerinput[_WORKER_KEY] = json.dumps(node.config.stash[_RECORDED])
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.when != "call":  # the teardown report carries the same properties
+            return
+        for name, value in report.user_properties:
+            if name != _PROPERTY:
+                continue
+            try:
+                self.store.append(json.loads(value))
+                self.written += 1
+            except (StateError, ValueError) as error:
+                self.problems.append(f"{report.nodeid}: {error}")
+
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if self.problems and session.exitstatus == 0:
+            session.exitstatus = 3
+
+    def pytest_terminal_summary(self, terminalreporter) -> None:
+        terminalreporter.write_line(
+            f"plancheck exhaustive: {self.written} shard records appended to {self.store.path}"
+        )
+        for problem in self.problems:
+            terminalreporter.write_line(f"plancheck exhaustive: NOT RECORDED: {problem}", red=True)
+
+    def pytest_unconfigure(self) -> None:
+        for claim in self.claims:
+            claim.release()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.stash[_ACTIVE] = True
+    if hasattr(config, "workerinput"):
+        config.stash[_RECORDED] = json.loads(config.workerinput.get(_WORKER_KEY, "{}"))
+        return
+    if config.option.collectonly or config.option.help:
+        return
+    try:
+        controller = Controller(config, settings(config))
+    except StateError as error:
+        pytest.exit(f"plancheck exhaustive: {error}", returncode=error.status)
+    config.pluginmanager.register(controller, "plancheck-exhaustive-controller")
+
+
+def run_item(request: pytest.FixtureRequest, plan: str, shard: int) -> X.ShardResult:
+    """Check one (plan, shard) item: through the controller with the plugin, else directly."""
+    config = request.config
+    chosen = settings(config)
+    if not config.stash.get(_ACTIVE, False):
+        result, _, _ = X.run_shard(
+            chosen.backend, plan, shard, chosen.shards, ulp_budget=chosen.ulp_budget,
+            state=chosen.state, fresh=chosen.fresh, also=chosen.also,
+            plateaus=not chosen.every_int32,
+        )  # fmt: skip
+        return result
+    start, stop = X.shard_range(shard, chosen.shards)
+    key = _key(current_key(chosen.backend), plan, start, stop, chosen.ulp_budget)
+    recorded = config.stash.get(_RECORDED, {})
+    if key in recorded:  # recorded for this worker's own backend build and oracle
+        return X.ShardResult(
+            chosen.backend, plan, start, stop, shard, chosen.shards, chosen.ulp_budget,
+            inputs=stop - start, non_conforming=recorded[key],
+            error="recorded non-conforming (see the state file)" if recorded[key] else None,
+        )  # fmt: skip
+    result, _, records = X.run_shard(
+        chosen.backend, plan, shard, chosen.shards, ulp_budget=chosen.ulp_budget,
+        also=chosen.also, record=False, plateaus=not chosen.every_int32,
+    )  # fmt: skip
+    request.node.user_properties.append((_PROPERTY, json.dumps(records)))
+    return result

@@ -1,0 +1,363 @@
+"""The exhaustive sweep's state file: the evidence behind every verdict.
+
+The state file is JSON lines, one *record* per (backend, plan, input range)
+checked.  A verdict is only ever derived from records, so the file is
+handled as evidence:
+
+* every record names what produced it: the backend's *identity* (its name
+  and a digest of its code and library versions, :func:`backend_identity`),
+  the plancheck version and a digest of the oracle and of the sweep's own
+  comparison code (:func:`oracle_digest`).  A record is reused (resumption)
+  and counted (summaries) only when all three match the current ones;
+  records of another build are kept but ignored, so a changed backend is
+  checked again, never "certified" by an old record;
+* appends hold the file's lock (``filelock``), are one ``write`` of whole
+  lines and are undone (truncated) if the write is short, so a record is
+  either entirely in the file or not at all; readers hold the same lock;
+* a line that is not a complete record of this format -- a damaged line, a
+  foreign line, a record of an older format -- is refused loudly
+  (:class:`StateError`, exit status 3: the verdict is incomplete), never
+  skipped, and nothing is appended after it;
+* a path that cannot hold a state file (a directory, ``/dev/null``, an
+  unwritable place) is a usage error (:class:`StatePathError`, exit 2),
+  raised before any work;
+* a shard being checked is *claimed* (a lock file per shard next to the
+  state file, :meth:`Store.claim`): a second sweep on the same state file
+  skips it, comes back when the first is done and resumes from its record,
+  so no shard is checked twice.  A claim dies with its process.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib.metadata
+import json
+import os
+import stat
+import sys
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from filelock import FileLock, Timeout
+
+__all__ = [
+    "FORMAT",
+    "StateError",
+    "StatePathError",
+    "Store",
+    "backend_identity",
+    "current_key",
+    "oracle_digest",
+    "plancheck_version",
+    "validate_record",
+]
+
+#: the value of every record's ``format`` field
+FORMAT = "plancheck-exhaustive/2"
+TOTAL = 1 << 32
+_UNARY = (
+    "exp exp2 log log2 sin cos tanh erf rsqrt sigmoid silu softplus gelu elu "
+    "neg abs sign recip sqrt floor ceil round relu leaky_relu logical_not"
+).split()
+_INT32 = "elu exp gelu leaky_relu sigmoid silu softplus tanh relu".split()
+
+#: the fields every record holds, with their types (bool is not an int here)
+FIELDS: dict[str, type] = {
+    "format": str,
+    "identity": str,
+    "plancheck": str,
+    "oracle": str,
+    "backend": str,
+    "plan": str,
+    "role": str,
+    "start": int,
+    "stop": int,
+    "ulp_budget": int,
+    "inputs": int,
+    "non_conforming": int,
+    "not_correctly_rounded": int,
+    "nan_mismatches": int,
+    "max_ulp": int,
+}
+
+
+class StateError(Exception):
+    """The state file holds something that is not a complete record of this format."""
+
+    status = 3
+
+
+class StatePathError(StateError):
+    """The state path cannot hold a state file (a usage error)."""
+
+    status = 2
+
+
+# ---------------------------------------------------------------------------
+# Identities: what produced a record
+# ---------------------------------------------------------------------------
+
+_ROOT = Path(__file__).resolve().parents[2]
+
+
+def _digest(parts: Iterable[bytes]) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(len(part).to_bytes(8, "little"))
+        h.update(part)
+    return h.hexdigest()[:16]
+
+
+@functools.cache
+def oracle_digest() -> str:
+    """A digest of the oracle (``oracle/``) and of the sweep's comparison code.
+
+    A change to either can change a verdict, so records made before it are
+    not reused.
+    """
+    files = sorted((_ROOT / "oracle").rglob("*.py"))
+    files += sorted((_ROOT / "conformance").glob("exhaustive*.py"))
+    return _digest(p.relative_to(_ROOT).as_posix().encode() + p.read_bytes() for p in files)
+
+
+# the code this process imported is the code that runs: digest it now, not after an edit
+oracle_digest()
+
+
+@functools.cache
+def plancheck_version() -> str:
+    """The installed plancheck version (``unknown`` outside an installation)."""
+    try:
+        return importlib.metadata.version("plancheck")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def _module_files(module: Any) -> list[Path]:
+    """The source of *module*: every ``.py`` file of its directory for a package."""
+    file = getattr(module, "__file__", None)
+    if not file:
+        return []
+    path = Path(file)
+    if path.name == "__init__.py":
+        return sorted(path.parent.glob("*.py"))
+    return [path] if path.suffix == ".py" else []
+
+
+def _library_versions(module: Any) -> list[str]:
+    """``name version`` of every top-level library *module* imports (``import torch``)."""
+    seen = {}
+    for name, value in vars(module).items():
+        # "@py..." are pytest's assertion-rewriting helpers, not the backend's imports
+        if name.isidentifier() and type(value) is type(sys) and getattr(value, "__name__", ""):
+            top = sys.modules.get(value.__name__.partition(".")[0])
+            version = getattr(top, "__version__", None)
+            if isinstance(version, str):
+                seen[top.__name__] = version
+    return [f"{name} {version}" for name, version in sorted(seen.items())]
+
+
+@functools.cache
+def backend_identity(name: str) -> str:
+    """``name@digest``: the backend *name* and a digest of what it runs.
+
+    The digest covers the source of the module the name refers to and of
+    every module defining a class of the backend's type (a package's whole
+    directory), the ``__version__``
+    of every library those modules import, and the backend's ``version``
+    attribute when it has one.  ``numpy-float32`` is numpy's version.  A
+    backend that cannot be loaded raises (the caller reports a usage error).
+    """
+    if name == "numpy-float32":
+        import numpy
+
+        return f"{name}@numpy-{numpy.__version__}"
+    import backends
+
+    backend = backends.get(name)
+    reference = backends.BUILTIN_BACKENDS.get(name, name).partition(":")[0]
+    modules = [sys.modules[reference]] if reference in sys.modules else []
+    for cls in type(backend).__mro__:
+        module = sys.modules.get(cls.__module__)
+        if cls.__module__ in ("builtins", "typing") or module is None or module in modules:
+            continue
+        modules.append(module)
+    parts: list[bytes] = []
+    for module in modules:
+        for path in _module_files(module):
+            parts.append(path.name.encode() + path.read_bytes())
+        parts += [v.encode() for v in _library_versions(module)]
+    version = getattr(backend, "version", None)
+    if isinstance(version, str):
+        parts.append(version.encode())
+    return f"{name}@{_digest(parts)}"
+
+
+def current_key(backend: str) -> dict[str, str]:
+    """The identity fields a record of *backend* must carry to count now."""
+    return {
+        "identity": backend_identity(backend),
+        "plancheck": plancheck_version(),
+        "oracle": oracle_digest(),
+    }
+
+
+# ---------------------------------------------------------------------------
+# Records
+# ---------------------------------------------------------------------------
+
+
+def validate_record(record: Any) -> str | None:
+    """Why *record* is not a valid record of this format (None when it is)."""
+    if not isinstance(record, dict):
+        return f"a JSON {type(record).__name__}, not a record"
+    if record.get("format") != FORMAT:
+        found = record.get("format")
+        if found is None:
+            return "no 'format' field (written by an older plancheck, or not a state file)"
+        return f"format {found!r}, expected {FORMAT!r}"
+    for name, kind in FIELDS.items():
+        value = record.get(name)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            return f"field {name!r} is {value!r}, expected {kind.__name__}"
+    op, _, dtype = record["plan"].partition(":")
+    if (
+        op not in _UNARY
+        or dtype not in ("Float32", "Int32")
+        or (dtype == "Int32" and op not in _INT32)
+    ):
+        return f"no unary plan {record['plan']!r}"
+    if not 0 <= record["start"] < record["stop"] <= TOTAL:
+        return f"range [{record['start']}, {record['stop']}) is not inside [0, 2**32)"
+    if record["role"] not in ("checked", "measured"):
+        return f"role {record['role']!r}"
+    counts = ("inputs", "non_conforming", "not_correctly_rounded", "nan_mismatches", "max_ulp")
+    if any(record[c] < 0 for c in counts) or record["inputs"] != record["stop"] - record["start"]:
+        return "counts are negative or do not match the range"
+    if record["non_conforming"] > record["inputs"]:
+        return "more non-conforming inputs than inputs"
+    return None
+
+
+# ---------------------------------------------------------------------------
+# The file
+# ---------------------------------------------------------------------------
+
+
+def _check_path(path: Path) -> Path:
+    """*path* when it can hold a state file; :class:`StatePathError` otherwise."""
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        info = None
+    except OSError as error:
+        raise StatePathError(f"state file {path}: {error.strerror or error}") from None
+    if info is not None:
+        if not stat.S_ISREG(info.st_mode):
+            kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+            raise StatePathError(f"state file {path} is {kind}; give a file path with --state")
+        if not os.access(path, os.R_OK | os.W_OK):
+            raise StatePathError(f"state file {path} is not readable and writable")
+        if not os.access(path.parent, os.W_OK | os.X_OK):  # its lock and claims live beside it
+            raise StatePathError(f"state file {path}: its directory is not writable")
+        return path
+    parent = path.parent
+    while not parent.exists():
+        parent = parent.parent
+    if not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
+        raise StatePathError(f"state file {path}: cannot create it in {parent}")
+    return path
+
+
+class Store:
+    """A state file: locked reads and atomic appends of validated records."""
+
+    def __init__(self, path: str | os.PathLike) -> None:
+        self.path = _check_path(Path(path))
+        self._lock_path = self.path.with_name(self.path.name + ".lock")
+        self._claims = self.path.with_name(self.path.name + ".claims")
+
+    @contextmanager
+    def _locked(self) -> Iterator[None]:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with FileLock(self._lock_path, thread_local=False):
+            yield
+
+    def _read(self) -> list[dict[str, Any]]:
+        try:
+            data = self.path.read_bytes()
+        except FileNotFoundError:
+            return []
+        if data and not data.endswith(b"\n"):
+            line = data.count(b"\n") + 1
+            raise StateError(
+                f"{self.path}:{line}: the last line is damaged (no line end: an interrupted "
+                "write?); its shard has no verdict.  Remove that line or move the file aside."
+            )
+        records = []
+        for number, line in enumerate(data.split(b"\n")[:-1] if data else [], 1):
+            try:
+                record = json.loads(line)
+            except (ValueError, RecursionError) as error:  # ValueError: JSON, UTF-8, int digits
+                raise StateError(
+                    f"{self.path}:{number}: not a JSON record ({error}); the state file is "
+                    "damaged or not a plancheck state file.  Remove the line or use another "
+                    "--state."
+                ) from None
+            problem = validate_record(record)
+            if problem:
+                raise StateError(
+                    f"{self.path}:{number}: not a record of {FORMAT}: {problem}.  "
+                    "Use another --state (or move this file aside)."
+                )
+            records.append(record)
+        return records
+
+    def load(self) -> list[dict[str, Any]]:
+        """Every record, in file order; :class:`StateError` on any bad line."""
+        if not self.path.exists():
+            return []
+        with self._locked():
+            return self._read()
+
+    def append(self, records: Iterable[dict[str, Any]]) -> None:
+        """Append *records* (validated) as one write under the lock; all or nothing."""
+        lines = []
+        for record in records:
+            problem = validate_record(record)
+            if problem:
+                raise ValueError(f"refusing to record {record!r}: {problem}")
+            lines.append(json.dumps(record, separators=(",", ":")) + "\n")
+        data = "".join(lines).encode()
+        with self._locked():
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+            try:
+                size = os.fstat(fd).st_size
+                if size:
+                    os.lseek(fd, size - 1, os.SEEK_SET)
+                    if os.read(fd, 1) != b"\n":
+                        raise StateError(f"{self.path}: the last line is damaged; not appending")
+                written = 0
+                try:
+                    while written < len(data):
+                        written += os.write(fd, data[written:])
+                    os.fsync(fd)
+                except BaseException:
+                    os.ftruncate(fd, size)  # no partial line is ever left behind
+                    raise
+            finally:
+                os.close(fd)
+
+    def claim(self, key: str, *, wait: bool) -> FileLock | None:
+        """Hold the claim on shard *key*; None when another process holds it and not *wait*."""
+        self._claims.mkdir(parents=True, exist_ok=True)
+        name = hashlib.sha256(key.encode()).hexdigest()[:24] + ".lock"
+        lock = FileLock(self._claims / name, thread_local=False)
+        try:
+            lock.acquire(timeout=-1 if wait else 0)
+        except Timeout:
+            return None
+        return lock

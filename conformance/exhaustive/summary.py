@@ -1,0 +1,180 @@
+"""Summaries of the exhaustive sweep's records: per plan, overlaps counted once.
+
+:func:`summarise` turns state-file records (:mod:`conformance.exhaustive.state`)
+into one :class:`PlanSummary` per plan; :func:`accuracy_table` renders them
+as Markdown and JSON rows.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from oracle import vectorised as V
+from oracle.binary32 import from_bits
+
+__all__ = ["KEEP", "PlanSummary", "accuracy_table", "plan_order", "summarise"]
+
+TOTAL = 1 << 32
+#: offending inputs kept per shard (and per summary)
+KEEP = 8
+
+
+def plan_order(plan: str) -> tuple[int, int]:
+    """Sort key: Float32 plans before Int32 ones, each in the registry's order."""
+    op, _, dtype = plan.partition(":")
+    rank = V.OPS.index(op) if op in V.OPS else len(V.OPS)
+    return (dtype == "Int32", rank)
+
+
+@dataclass
+class PlanSummary:
+    """The evidence about one plan of one backend: disjoint records, counted once."""
+
+    backend: str
+    plan: str
+    inputs: int  #: inputs of the counted (disjoint) records
+    covered: int  #: the same: distinct inputs with a verdict
+    non_conforming: int
+    not_correctly_rounded: int
+    nan_mismatches: int
+    max_ulp: int
+    worst: list[int | None] | None
+    offenders: list[list[int | None]]
+    ulp_budget: int
+    shards: int
+    seconds: float
+    #: records left out because they overlap counted ones, that found non-conformance
+    overlapping_non_conforming: int = 0
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        return self.covered == TOTAL
+
+    @property
+    def ok(self) -> bool:
+        return self.non_conforming == 0 and self.overlapping_non_conforming == 0 and not self.errors
+
+
+def _disjoint(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(counted, left out): the longest ranges first, then the newest; overlaps left out."""
+    order = sorted(range(len(rows)), key=lambda i: (-(rows[i]["stop"] - rows[i]["start"]), -i))
+    starts: list[int] = []
+    stops: list[int] = []
+    counted, left = [], []
+    for i in order:
+        r = rows[i]
+        k = bisect.bisect_right(starts, r["start"])
+        clash = (k > 0 and stops[k - 1] > r["start"]) or (k < len(starts) and starts[k] < r["stop"])
+        if clash:
+            left.append(r)
+            continue
+        starts.insert(k, r["start"])
+        stops.insert(k, r["stop"])
+        counted.append(r)
+    counted.sort(key=lambda r: r["start"])
+    return counted, left
+
+
+def summarise(
+    records: Iterable[dict[str, Any]],
+    backend: str,
+    role: str | None = None,
+    ulp_budget: int | None = None,
+) -> list[PlanSummary]:
+    """Per plan of *backend*: the latest record of every range, overlaps counted once.
+
+    Records of one range replace older ones.  Records of different shard
+    counts may overlap; the counted set is disjoint (longest ranges first,
+    then the newest), so no input is counted twice and ``inputs`` never
+    exceeds 2**32.  A left-out record that found non-conformance still makes
+    the plan non-conforming (``overlapping_non_conforming``).  Pass records of
+    the current identity (:func:`current_records`) to count only those.
+    """
+    latest: dict[tuple[str, int, int], dict[str, Any]] = {}
+    for record in records:
+        if record["backend"] != backend:
+            continue
+        if role is not None and record["role"] != role:
+            continue
+        if ulp_budget is not None and record["ulp_budget"] != ulp_budget:
+            continue
+        key = (record["plan"], record["start"], record["stop"])
+        latest.pop(key, None)  # re-insert: dict order is recency
+        latest[key] = record
+    plans: dict[str, list[dict[str, Any]]] = {}
+    for (plan, _, _), record in latest.items():
+        plans.setdefault(plan, []).append(record)
+    out = []
+    for plan in sorted(plans, key=plan_order):
+        rows, left = _disjoint(plans[plan])
+        worst = None
+        peak = -1
+        offenders: list[list[int | None]] = []
+        for r in rows:
+            if r.get("worst") and r["max_ulp"] > peak:
+                peak, worst = r["max_ulp"], r["worst"]
+            offenders.extend(r.get("offenders") or [])
+        covered = sum(r["stop"] - r["start"] for r in rows)
+        out.append(
+            PlanSummary(
+                backend=backend,
+                plan=plan,
+                inputs=covered,
+                covered=covered,
+                non_conforming=sum(r["non_conforming"] for r in rows),
+                not_correctly_rounded=sum(r["not_correctly_rounded"] for r in rows),
+                nan_mismatches=sum(r["nan_mismatches"] for r in rows),
+                max_ulp=max((r["max_ulp"] for r in rows), default=0),
+                worst=worst,
+                offenders=offenders[:KEEP],
+                ulp_budget=max((r["ulp_budget"] for r in rows), default=0),
+                shards=len(rows),
+                seconds=sum(r.get("seconds") or 0.0 for r in rows),
+                overlapping_non_conforming=sum(1 for r in left if r["non_conforming"]),
+                errors=[r["error"] for r in [*rows, *left] if r.get("error")][:KEEP],
+            )
+        )
+    return out
+
+
+def accuracy_table(summaries: list[PlanSummary]) -> tuple[str, list[dict[str, Any]]]:
+    """(Markdown, JSON rows) of per-plan max ULP and non-correctly-rounded counts."""
+    header = (
+        "| plan | inputs checked | coverage | max ULP | not correctly rounded | "
+        "NaN mismatches | non-conforming | worst input |\n"
+        "|---|---:|---:|---:|---:|---:|---:|---|\n"
+    )
+    lines, rows = [], []
+    for s in summaries:
+        coverage = "all 2**32" if s.complete else f"{100 * s.covered / TOTAL:.2f}%"
+        worst = "-"
+        if s.worst is not None and s.max_ulp > 0:
+            worst = f"0x{s.worst[0]:08X}"
+            if s.plan.endswith(":Float32"):
+                worst += f" ({from_bits(s.worst[0]):.9g})"
+        lines.append(
+            f"| {s.plan} | {s.inputs:,} | {coverage} | {s.max_ulp} | "
+            f"{s.not_correctly_rounded:,} | {s.nan_mismatches:,} | {s.non_conforming:,} | "
+            f"{worst} |"
+        )
+        rows.append(
+            {
+                "plan": s.plan,
+                "inputs": s.inputs,
+                "covered": s.covered,
+                "complete": s.complete,
+                "max_ulp": s.max_ulp,
+                "not_correctly_rounded": s.not_correctly_rounded,
+                "nan_mismatches": s.nan_mismatches,
+                "non_conforming": s.non_conforming,
+                "ulp_budget": s.ulp_budget,
+                "worst": s.worst,
+                "offenders": s.offenders,
+                "seconds": round(s.seconds, 2),
+            }
+        )
+    return header + "\n".join(lines) + "\n", rows

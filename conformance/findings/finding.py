@@ -1,0 +1,362 @@
+"""Findings and deviation classes: what a run found, grouped by cause.
+
+Every judged call that does not conform yields one or more *findings*
+(:func:`findings_of`): the operation, the plan, the rule broken, the *kind* of
+fault (:data:`KINDS`) and a *class* spelled so that a person can read it and
+paste it into the known-deviations file.  Findings are grouped once, after
+judging, into *deviation classes* (:func:`group`): each is reported once, with
+its count and one minimal example.
+
+Class spellings (the part after ``@`` in ``operation[/plan]@class``):
+
+``wrong-value:<element>``
+    a wrong result value; *element* names what the first mismatching element
+    of that sort was expected to be and what came back: ``nan`` (a NaN was
+    due), ``nan-bits`` (a NaN with other bits), ``spurious-nan`` (a NaN where
+    none was due), ``signed-zero`` (the other zero), ``zero`` (a zero was due),
+    ``subnormal`` (a subnormal was due), ``infinity``, ``overflow`` (an
+    infinity where a finite value was due), ``sign``, ``1-ulp``, ``many-ulps``,
+    ``outside-interval`` (a FLOATING accumulation outside its acceptance
+    interval), ``integer``, ``bool``; ``wrong-value:shape-or-dtype`` and
+    ``wrong-value:type`` for a result of the wrong form.  One call can yield
+    several findings, one per element sort.
+``<feature>``
+    the backend raised where a result was due, on a call that needs a
+    capability feature (:mod:`conformance.model.capabilities`), e.g. ``zero-size``;
+``raises-<Exception>``
+    the backend raised where a result was due, e.g. ``raises-ValueError``;
+``missing-exception:<boundary>``, ``wrong-exception:<boundary>``
+    an invalid call did not raise, or raised another type; *boundary* is the
+    call's error class (``error-bad-axis``, ``int32-result-overflow`` ...) or
+    else the exception type that was due;
+``allocation-before-error``
+    the required exception came only after a result was allocated;
+``warning:<flag>``
+    the call emitted an IEEE warning or raised numpy's FloatingPointError;
+    *flag* is ``overflow``, ``underflow``, ``invalid``, ``divide-by-zero`` or
+    else the warning's category name;
+``input-modified``
+    the call changed the bits of one of its inputs;
+``hang``, ``crash``
+    the call ran past the timeout, or killed its process.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from conformance.model.capabilities import features_of, first_feature
+from oracle import binary32
+
+__all__ = [
+    "KINDS",
+    "DeviationClass",
+    "Finding",
+    "element_class",
+    "findings_of",
+    "group",
+    "warning_flag",
+]
+
+#: the kinds of fault, in the order reports list them
+KINDS = (
+    "wrong value",
+    "missing exception",
+    "wrong exception",
+    "warning",
+    "input modified",
+    "crash",
+    "hang",
+)
+
+_MIN_NORMAL = binary32.MIN_NORMAL
+
+
+@dataclass
+class Finding:
+    """One deviation class seen in one call (see the module docstring for *cls*)."""
+
+    operation: str
+    plan: str
+    kind: str
+    cls: str
+    rule: str
+    ulp: int | None = None  #: the largest ULP distance of this class's elements in the call
+
+    def key(self) -> tuple[str, str, str]:
+        return (self.operation, self.plan, self.cls)
+
+
+# ---------------------------------------------------------------------------
+# Classifying one call
+# ---------------------------------------------------------------------------
+
+
+def _is_float(value: Any) -> bool:
+    return isinstance(value, float)
+
+
+def element_class(expected: Any, actual: Any, ulp: int | None) -> str:
+    """The sort of one mismatching element (``signed-zero``, ``1-ulp`` ...)."""
+    if isinstance(expected, str):  # an acceptance interval, printed
+        if _is_float(actual) and math.isnan(actual):
+            return "spurious-nan"
+        return "outside-interval"
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return "bool"
+    if not (_is_float(expected) and _is_float(actual)):
+        return "integer"
+    if math.isnan(expected):
+        return "nan-bits" if math.isnan(actual) else "nan"
+    if math.isnan(actual):
+        return "spurious-nan"
+    if expected == 0 and actual == 0:
+        return "signed-zero"
+    if math.isinf(expected):
+        return "infinity"
+    if math.isinf(actual):
+        return "overflow"
+    if expected == 0:
+        return "zero"
+    if abs(expected) < _MIN_NORMAL:
+        return "subnormal"
+    if math.copysign(1.0, expected) != math.copysign(1.0, actual):
+        return "sign"
+    return "1-ulp" if ulp == 1 else "many-ulps"
+
+
+#: IEEE flag -> words of numpy's warning messages that name it
+_FLAG_WORDS = {
+    "overflow": ("overflow",),
+    "underflow": ("underflow",),
+    "divide-by-zero": ("divide by zero", "division by zero"),
+    "invalid": ("invalid value", "invalid"),
+}
+
+
+def warning_flag(category: str, message: str) -> str:
+    """The IEEE flag a warning (or FloatingPointError) message names, else its category."""
+    text = message.lower()
+    for flag, words in _FLAG_WORDS.items():
+        if any(word in text for word in words):
+            return flag
+    return category
+
+
+def _boundary(call: Any, expectation: Any) -> str:
+    """The error class of an invalid call, else the exception type that was due."""
+    try:
+        classes = sorted(call.classes, key=lambda c: c.name)
+    except Exception:
+        classes = []
+    for boundary in classes:
+        if boundary.value[0].name in ("ERROR", "INT32_RESULT") and (
+            boundary.name.startswith("ERROR") or boundary.name.endswith("OVERFLOW")
+        ):
+            return boundary.name.lower().replace("_", "-")
+    error = getattr(expectation, "error", None)
+    if error is not None:
+        return type(error).__name__
+    if call.raises:
+        return "|".join(e.__name__ for e in call.raises)
+    return "error"
+
+
+def _exception_findings(outcome: Any, plan: str, rule: str) -> list[Finding]:
+    call, raised = outcome.call, outcome.raised
+    operation = call.operation
+    if isinstance(raised, FloatingPointError):
+        flag = warning_flag("FloatingPointError", str(raised))
+        return [Finding(operation, plan, "warning", f"warning:{flag}",
+                        "IEEE exceptions never raise or warn")]  # fmt: skip
+    if outcome.problem == "unexpected exception":
+        feature = first_feature(features_of(call))
+        cls = feature if feature is not None else f"raises-{type(raised).__name__}"
+        return [Finding(operation, plan, "wrong exception", cls, rule)]
+    if outcome.problem == "allocation before error":
+        return [Finding(operation, plan, "wrong exception", "allocation-before-error", rule)]
+    boundary = _boundary(call, outcome.expectation)
+    return [Finding(operation, plan, "wrong exception", f"wrong-exception:{boundary}", rule)]
+
+
+def findings_of(outcome: Any) -> list[Finding]:
+    """The findings of one judged :class:`~conformance.judge.runner.Outcome` (empty when it
+    conforms): one per element sort of a wrong value, one per hygiene fault."""
+    from conformance.report import _PROBLEM_RULES
+
+    call = outcome.call
+    expectation = outcome.expectation
+    plan_object = getattr(expectation, "plan", None) or call.plan
+    plan = plan_object.describe() if plan_object is not None else "(unknown)"
+    operation = call.operation
+    problem = outcome.problem
+    found: list[Finding] = []
+    rule = _PROBLEM_RULES.get(problem or "", "")
+    if problem == "timeout":
+        found.append(Finding(operation, plan, "hang", "hang", rule))
+    elif problem == "wrong value":
+        seen: dict[str, tuple[str, int | None]] = {}
+        for m in outcome.verdict.mismatches:
+            element = element_class(m.expected, m.actual, m.ulp)
+            rule, ulp = seen.get(element, (m.rule, None))
+            if m.ulp is not None:
+                ulp = max(ulp or 0, m.ulp)
+            seen[element] = (rule, ulp)
+        for element, (element_rule, ulp) in seen.items():
+            found.append(Finding(operation, plan, "wrong value", f"wrong-value:{element}",
+                                 element_rule, ulp))  # fmt: skip
+    elif problem == "wrong shape or dtype":
+        found.append(Finding(operation, plan, "wrong value", "wrong-value:shape-or-dtype", rule))
+    elif problem == "wrong type":
+        found.append(Finding(operation, plan, "wrong value", "wrong-value:type", rule))
+    elif problem == "missing exception":
+        boundary = _boundary(call, expectation)
+        found.append(Finding(operation, plan, "missing exception",
+                             f"missing-exception:{boundary}", rule))  # fmt: skip
+    elif problem in ("wrong exception", "unexpected exception", "allocation before error"):
+        found.extend(_exception_findings(outcome, plan, rule))
+    for warning in getattr(outcome, "warnings", ()):
+        flag = warning_flag(*warning.split(": ", 1)) if ": " in warning else warning
+        found.append(Finding(operation, plan, "warning", f"warning:{flag}",
+                             "IEEE exceptions never raise or warn"))  # fmt: skip
+    if getattr(outcome, "modified", ()):
+        found.append(Finding(operation, plan, "input modified", "input-modified",
+                             "a call never modifies its inputs"))  # fmt: skip
+    unique: dict[str, Finding] = {}
+    for finding in found:
+        unique.setdefault(finding.cls, finding)
+    return list(unique.values())
+
+
+# ---------------------------------------------------------------------------
+# Grouping
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class DeviationClass:
+    """One cause: every finding of one class in one operation on one backend,
+    across the plans it occurs in.
+
+    *example* is the report (``FailureReport.as_dict()``) of the smallest
+    failing call seen; *known* the reason of the known deviation covering it
+    (None: a new class that fails the run).
+    """
+
+    backend: str
+    operation: str
+    cls: str
+    kind: str
+    rule: str
+    count: int = 0
+    plans: list[str] = field(default_factory=list)
+    example: dict[str, Any] = field(default_factory=dict)
+    size: int = 0
+    known: str | None = None
+    max_ulp: int | None = None  #: the largest ULP distance of this class's elements seen
+    raised: str | None = None  #: the exception type the backend raised (exception kinds)
+
+    @property
+    def selector(self) -> str:
+        """``operation@class`` (every plan) or ``operation/plan@class`` (one plan)."""
+        if len(self.plans) == 1:
+            return f"{self.operation}/{self.plans[0]}@{self.cls}"
+        return f"{self.operation}@{self.cls}"
+
+    @property
+    def plan(self) -> str:
+        return self.example.get("plan") or (self.plans[0] if self.plans else "")
+
+    @property
+    def repro(self) -> str:
+        return str(self.example.get("repro", ""))
+
+    def line(self) -> str:
+        """One line: selector, kind, count, plans, known or not."""
+        plans = f"in {len(self.plans)} plans" if len(self.plans) > 1 else ""
+        calls = "call" if self.count == 1 else "calls"
+        known = f"  [known: {self.known}]" if self.known is not None else ""
+        ulp_text = f", max {self.max_ulp} ULP" if self.max_ulp else ""
+        return (
+            f"{self.operation}@{self.cls}  {self.kind}, {self.count} {calls} {plans}".rstrip()
+            + f"{ulp_text}{known}"
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "backend": self.backend,
+            "operation": self.operation,
+            "plan": self.plan,
+            "plans": list(self.plans),
+            "rule": self.rule,
+            "class": self.cls,
+            "kind": self.kind,
+            "count": self.count,
+            "max_ulp": self.max_ulp,
+            "selector": self.selector,
+            "known": self.known,
+            "example": self.example,
+            "repro": self.repro,
+        }
+
+
+def _fold_features(classes: dict[tuple[str, str, str, bool], DeviationClass]) -> None:
+    """A feature class (``zero-size`` ...) whose exception the backend also raises on
+    calls needing no feature is not about the feature: fold it into ``raises-<type>``
+    of the same operation."""
+    from conformance.model.capabilities import FEATURES
+
+    for key, found in list(classes.items()):
+        backend, operation, cls, new = key
+        if cls not in FEATURES or found.raised is None:
+            continue
+        target = classes.get((backend, operation, f"raises-{found.raised}", new))
+        if target is None:
+            continue
+        target.count += found.count
+        target.plans.extend(p for p in found.plans if p not in target.plans)
+        del classes[key]
+
+
+def group(records: Iterable[Mapping[str, Any]]) -> list[DeviationClass]:
+    """Fold per-plan class records into :class:`DeviationClass` values.
+
+    Each record is what a check sends (``backend``, ``operation``, ``plan``,
+    ``class``, ``kind``, ``rule``, ``count``, ``size``, ``example``, optional
+    ``known``); records of one (backend, operation, class) fold into one class
+    whose example is the smallest call seen (known and new records of one class
+    fold apart: a known entry never hides a new plan).  Ordered by backend, operation,
+    then :data:`KINDS`.
+    """
+    classes: dict[tuple[str, str, str, bool], DeviationClass] = {}
+    for record in records:
+        known = record.get("known")
+        key = (record["backend"], record["operation"], record["class"], known is None)
+        found = classes.get(key)
+        if found is None:
+            found = classes[key] = DeviationClass(
+                record["backend"], record["operation"], record["class"], record["kind"],
+                record.get("rule", ""), size=-1,
+            )  # fmt: skip
+        found.count += int(record.get("count", 1))
+        if record["plan"] not in found.plans:
+            found.plans.append(record["plan"])
+        size = int(record.get("size", 0))
+        if record.get("example") and (found.size < 0 or size < found.size):
+            found.example, found.size, found.rule = record["example"], size, record.get("rule", "")
+        if known is not None and found.known is None:
+            found.known = str(known)
+        if record.get("raised"):
+            found.raised = str(record["raised"])
+        ulp = record.get("max_ulp")
+        if ulp is not None:
+            found.max_ulp = max(found.max_ulp or 0, int(ulp))
+    _fold_features(classes)
+    order = {kind: i for i, kind in enumerate(KINDS)}
+    return sorted(
+        classes.values(),
+        key=lambda c: (c.backend, c.operation, order.get(c.kind, len(order)), c.cls),
+    )

@@ -1,0 +1,439 @@
+"""The deterministic boundary examples of a plan: calls that together hit every
+applicable input class.
+
+:func:`boundary_examples` joins, per plan: special values per operand
+(:func:`_value_examples`), the arithmetic witnesses of
+:mod:`conformance.generate.witness_tables` (:func:`_arithmetic_examples`), groups for
+sums, products, extrema and orders (:func:`_group_examples`), weak-scalar
+representatives (:func:`_weak_examples`) and the structural examples of the
+plan's family module (:mod:`conformance.generate.families`), then the same first call
+under every other accumulator request that selects the plan.  The suite's
+boundary check judges them all (:func:`conformance.suite.check_boundary`).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from conformance.classes import boundary as boundaries
+from conformance.classes.boundary import (
+    INT32_MAX,
+    INT32_MIN,
+    MAX_FINITE,
+    MIN_SUBNORMAL,
+    Boundary,
+    plan_facts,
+)
+from conformance.generate.strategies import (
+    _INF,
+    _NAN,
+    _NAN_NEGATIVE,
+    _NAN_PAYLOAD,
+    SPECIAL_FLOATS,
+    SPECIAL_INT32S,
+    _make,
+    _operand_dtype,
+    accumulator_choices,
+)
+from conformance.generate.witness_tables import (
+    arithmetic_witnesses,
+    weak_class_values,
+    weak_representatives,
+)
+from conformance.model.calls import Call, Family
+from oracle import (
+    Accumulation,
+    DType,
+    OperandRole,
+    OperationPlan,
+    Tensor,
+)
+
+__all__ = [
+    "EXTREMUM_GROUPS",
+    "INT32_SUM_GROUPS",
+    "ORDER_GROUPS",
+    "PRODUCT_GROUPS",
+    "SUM_GROUPS",
+    "boundary_examples",
+]
+
+F32, I32, BOOL = DType.Float32, DType.Int32, DType.Bool
+B = Boundary
+
+# ---------------------------------------------------------------------------
+# Constructive boundary examples
+# ---------------------------------------------------------------------------
+
+_MAX = MAX_FINITE
+#: Float32 sum groups: cancellation + order + width; intermediate overflow;
+#: inf - inf; all -0; a width-only case.
+SUM_GROUPS: tuple[tuple[float, ...], ...] = (
+    (2.0**24, 1.0, -(2.0**24)),
+    (_MAX, _MAX, -_MAX),
+    (_INF, -_INF, 1.0),
+    (-0.0, -0.0),
+)
+#: Int32 sum groups: a partial sum leaves Int32 while the final fits (and sits at the
+#: limit); the final sum just leaves; a far overflow.
+INT32_SUM_GROUPS: tuple[tuple[int, ...], ...] = (
+    (INT32_MAX, 1, -1),
+    (INT32_MIN, -1, 1),
+    (INT32_MAX, 1),
+    (INT32_MAX, INT32_MAX),
+)
+#: Float32 product groups: intermediate overflow (order sensitive); intermediate
+#: underflow; zero times inf.
+PRODUCT_GROUPS: tuple[tuple[float, ...], ...] = (
+    (_MAX, 2.0, 0.5),
+    (MIN_SUBNORMAL, 0.5, 2.0),
+    (0.0, _INF),
+)
+#: Extremum groups: signed-zero ties in both orders, NaN first/later with
+#: different payloads, a repeated extreme value.
+EXTREMUM_GROUPS: tuple[tuple[float, ...], ...] = (
+    (-0.0, 0.0),
+    (0.0, -0.0),
+    (_NAN, 1.0),
+    (1.0, _NAN_PAYLOAD, _NAN_NEGATIVE),
+    (3.0, 1.0, 1.0, 3.0),
+)
+#: Sort/topk rows with the k and direction that make them interesting for topk.
+ORDER_GROUPS: tuple[tuple[tuple[float, ...], int, bool], ...] = (
+    ((1.0, _NAN, 0.5, _NAN_PAYLOAD), 1, True),
+    ((2.0, 1.0, 2.0, 1.0), 1, True),
+    ((1.0, 3.0, 3.0, 2.0), 1, True),
+    ((2.0, 1.0, 1.0), 1, False),
+    ((-0.0, 1.0, 0.0), 2, False),
+    ((0.0, -0.0), 1, True),
+)
+_CONVERSION_INTS = (2**24 + 1, 2**25 + 1, -(2**24 + 3))
+#: conv_general parameters of one spatial dimension: stride 1, no padding, no
+#: dilation, one group
+_CONV_1D_PLAIN: dict[str, Any] = {
+    "window_strides": (1,),
+    "padding": ((0, 0),),
+    "lhs_dilation": (1,),
+    "rhs_dilation": (1,),
+    "feature_group_count": 1,
+}
+
+
+def _neutral(dtype: Any) -> Any:
+    return {F32: 1.0, I32: 1, BOOL: True}[dtype]
+
+
+def _fits(dtype: Any, values: Sequence[Any]) -> bool:
+    if dtype is F32:
+        return all(isinstance(v, float) for v in values)
+    if dtype is I32:
+        return all(isinstance(v, int) and INT32_MIN <= v <= INT32_MAX for v in values)
+    return False
+
+
+def _tensor_of(dtype: Any, values: Sequence[Any], shape: tuple[int, ...] | None = None) -> Tensor:
+    values = tuple(values)
+    return Tensor(dtype, (len(values),) if shape is None else shape, values)
+
+
+def _elementwise_rows(plan: OperationPlan, rows: Sequence[Sequence[Any]], note: str) -> list[Call]:
+    """Calls realising *rows* (one value per operand); weak values split the calls."""
+    by_weak: dict[tuple, list[Sequence[Any]]] = {}
+    weak_positions = plan_facts(plan).weak_positions
+    for row in rows:
+        key = tuple((type(row[p]).__name__, repr(row[p])) for p in weak_positions)
+        by_weak.setdefault(key, []).append(row)
+    result = []
+    for group in by_weak.values():
+        operands = []
+        for position, operand in enumerate(plan.operands):
+            column = [row[position] for row in group]
+            if operand.role is OperandRole.WEAK_SCALAR:
+                operands.append(column[0])
+            else:
+                operands.append(_tensor_of(operand.dtype, column))
+        result.append(_make(plan, operands, note=note))
+    return result
+
+
+def _neutral_row(plan: OperationPlan) -> list[Any]:
+    weak = weak_representatives(plan)
+    return [
+        _neutral(o.dtype) if o.role is OperandRole.TENSOR else weak[i][0]
+        for i, o in enumerate(plan.operands)
+    ]
+
+
+def _fit_row(plan: OperationPlan, row: Sequence[Any]) -> tuple[Any, ...] | None:
+    return boundaries.fit_operands(plan, row)
+
+
+def _embed(
+    plan: OperationPlan,
+    group: Sequence[Any],
+    note: str,
+    *,
+    k: int | None = None,
+    largest: bool = True,
+    descending: bool = False,
+) -> Call | None:
+    """A call in which *group* is one reduction group / sorted row / product sequence."""
+    family = plan_facts(plan).family
+    group = list(group)
+    dtype0 = _operand_dtype(plan, 0)
+    if family in (Family.REDUCE, Family.ARG, Family.SCAN, Family.SORT, Family.TOPK):
+        if not _fits(dtype0, group):
+            return None
+        x = _tensor_of(dtype0, group)
+        parameters: dict[str, Any] = {"axis": None if family in (Family.REDUCE, Family.ARG) else 0}
+        if family is Family.REDUCE:
+            parameters["keepdims"] = False
+        if family is Family.SORT:
+            parameters["descending"] = descending
+        if family is Family.TOPK:
+            parameters = {"k": len(group) if k is None else k, "axis": 0, "largest": largest}
+        return _make(plan, [x], parameters, note=note)
+    if family is Family.MATMUL:
+        n = len(group)
+        for side in (0, 1):
+            dtype = _operand_dtype(plan, side)
+            other = _operand_dtype(plan, 1 - side)
+            if _fits(dtype, group):
+                ones = _tensor_of(other, [_neutral(other)] * n, (n, 1) if side == 0 else (1, n))
+                terms = _tensor_of(dtype, group, (1, n) if side == 0 else (n, 1))
+                return _make(plan, [terms, ones] if side == 0 else [ones, terms], note=note)
+        return None
+    if family is Family.CONV:
+        if not _fits(F32, group):
+            return None
+        n = len(group)
+        lhs = _tensor_of(F32, group, (1, 1, n))
+        rhs = _tensor_of(F32, [1.0] * n, (1, 1, n))
+        return _make(plan, [lhs, rhs], dict(_CONV_1D_PLAIN), note=note)
+    if family is Family.SCATTER_ADD:
+        if not _fits(F32, group) or not group:
+            return None
+        base = _tensor_of(F32, group[:1])
+        indices = _tensor_of(I32, [0] * (len(group) - 1))
+        updates = _tensor_of(F32, group[1:])
+        return _make(plan, [base, indices, updates], {"axis": 0}, note=note)
+    if family in (Family.GATHER, Family.SCATTER):
+        if not _fits(F32, group) or not group:
+            return None
+        data = _tensor_of(F32, group)
+        indices = _tensor_of(I32, range(len(group)))
+        operands: list[Any] = [data, indices]
+        if family is Family.SCATTER:
+            operands.append(_tensor_of(F32, group[::-1]))
+        return _make(plan, operands, {"axis": 0}, note=note)
+    return None
+
+
+def _value_examples(plan: OperationPlan) -> list[Call]:
+    facts = plan_facts(plan)
+    calls_: list[Call] = []
+    specials_f = [v for v in SPECIAL_FLOATS]
+    specials_i = list(SPECIAL_INT32S) + list(_CONVERSION_INTS)
+    if facts.family is Family.ELEMENTWISE:
+        for position in (*facts.float_positions, *facts.int_positions):
+            values = specials_f if _operand_dtype(plan, position) is F32 else specials_i
+            rows = []
+            for value in values:
+                row = _neutral_row(plan)
+                row[position] = value
+                rows.append(row)
+            calls_ += _elementwise_rows(plan, rows, f"special values in operand {position}")
+        if facts.bool_positions:
+            rows = []
+            for value in (True, False):
+                row = _neutral_row(plan)
+                row[facts.bool_positions[0]] = value
+                rows.append(row)
+            calls_ += _elementwise_rows(plan, rows, "a mixed condition")
+        return calls_
+    if facts.float_positions:
+        call = _embed(plan, specials_f, "special Float32 values")
+        if call is not None:
+            calls_.append(call)
+    if facts.int_positions:
+        call = _embed(plan, specials_i, "special Int32 values")
+        if call is not None:
+            calls_.append(call)
+    if facts.family is Family.SCATTER_ADD or facts.family is Family.SCATTER:
+        base = _tensor_of(F32, [1.0] * len(specials_f))
+        indices = _tensor_of(I32, range(len(specials_f)))
+        updates = _tensor_of(F32, specials_f)
+        calls_.append(_make(plan, [base, indices, updates], {"axis": 0}, note="special updates"))
+    return calls_
+
+
+def _arithmetic_examples(plan: OperationPlan) -> list[Call]:
+    calls_ = []
+    for cls, rows in arithmetic_witnesses(plan).items():
+        for row in rows[:1] if cls is not B.INT32_RESULT_OVERFLOW else rows:
+            raises = ()
+            call = _elementwise_rows(plan, [row], f"witness of {cls.name}")[0]
+            if B.INT32_RESULT_OVERFLOW in call.classes:
+                raises = (OverflowError,)
+                call = Call(
+                    call.operation, call.args, call.accumulator_dtype, call.plan, raises, call.note
+                )
+            calls_.append(call)
+    return calls_
+
+
+def _group_examples(plan: OperationPlan) -> list[Call]:
+    facts = plan_facts(plan)
+    accumulation = plan.accumulation
+    groups: list[tuple[Sequence[Any], str, dict[str, Any]]] = []
+    if accumulation in (Accumulation.FLOATING, Accumulation.SEQUENTIAL_BINARY32):
+        groups += [(g, "a sum group", {}) for g in SUM_GROUPS]
+    if accumulation is Accumulation.EXACT_INTEGER:
+        groups += [(g, "an Int32 sum group", {}) for g in INT32_SUM_GROUPS]
+    if accumulation is Accumulation.SEQUENTIAL_BINARY32_PRODUCT:
+        groups += [(g, "a product group", {}) for g in PRODUCT_GROUPS]
+    if facts.extremum_rule is not None:
+        groups += [(g, "an extremum group", {}) for g in EXTREMUM_GROUPS]
+    if facts.family in (Family.SORT, Family.TOPK):
+        for row, k, largest in ORDER_GROUPS:
+            options = {"k": k, "largest": largest} if facts.family is Family.TOPK else {}
+            groups.append((row, "a sort row", options))
+            if facts.family is Family.SORT:
+                groups.append((row, "a sort row", {"descending": True}))
+    calls_ = []
+    for group, note, options in groups:
+        call = _embed(plan, group, note, **options)
+        if call is None:
+            continue
+        if B.INT32_RESULT_OVERFLOW in call.classes:
+            call = Call(
+                call.operation,
+                call.args,
+                call.accumulator_dtype,
+                call.plan,
+                (OverflowError,),
+                call.note,
+            )
+        calls_.append(call)
+    if plan.operation in boundaries.ELEMENTWISE_EXTREMA:
+        calls_ += _elementwise_extremum_examples(plan)
+    if facts.family in (Family.MATMUL, Family.CONV) and all(
+        _operand_dtype(plan, i) is F32 for i in (0, 1)
+    ):
+        calls_.append(_rounded_products_example(plan))
+    if facts.family is Family.MATMUL and accumulation is Accumulation.EXACT_INTEGER:
+        a = Tensor(I32, (1, 2), (65536, 65536))
+        b = Tensor(I32, (2, 1), (65536, -65536))
+        calls_.append(_make(plan, [a, b], note="Int32 product terms leave the range"))
+    return calls_
+
+
+def _rounded_products_example(plan: OperationPlan) -> Call:
+    """Products whose rounding to binary32 changes the sum (a fused multiply-add differs).
+
+    (1 + 2**-23)**2 = 1 + 2**-22 + 2**-46 rounds to 1 + 2**-22, which cancels
+    -(1 + 2**-22) exactly: the plan gives +0, one rounding per term gives 2**-46.
+    """
+    lhs_values = (-(1 + 2.0**-22), 1 + 2.0**-23)
+    rhs_values = (1.0, 1 + 2.0**-23)
+    note = "products whose rounding changes the sum"
+    if plan_facts(plan).family is Family.MATMUL:
+        lhs, rhs = Tensor(F32, (1, 2), lhs_values), Tensor(F32, (2, 1), rhs_values)
+        return _make(plan, [lhs, rhs], note=note)
+    lhs, rhs = Tensor(F32, (1, 1, 2), lhs_values), Tensor(F32, (1, 1, 2), rhs_values)
+    return _make(plan, [lhs, rhs], dict(_CONV_1D_PLAIN), note=note)
+
+
+def _elementwise_extremum_examples(plan: OperationPlan) -> list[Call]:
+    rows = []
+    for first, second, _rule in boundaries.ELEMENTWISE_EXTREMA[plan.operation]:
+        for a, b in ((-0.0, 0.0), (0.0, -0.0), (_NAN, 1.0), (1.0, _NAN)):
+            row = _neutral_row(plan)
+            row[first], row[second] = a, b
+            fitted = _fit_row(plan, row)
+            if fitted is not None:
+                rows.append(fitted)
+    return _elementwise_rows(plan, rows, "extremum pairs")
+
+
+def _weak_examples(plan: OperationPlan) -> list[Call]:
+    calls_ = []
+    for position in plan_facts(plan).weak_positions:
+        for cls, values in weak_class_values(plan, position).items():
+            row = _neutral_row(plan)
+            row[position] = values[0]
+            calls_ += _elementwise_rows(plan, [row], f"weak {cls.name}")
+    return calls_
+
+
+def _elementwise_shaped(
+    plan: OperationPlan, shapes: Sequence[tuple[int, ...]], note: str, raises: tuple = ()
+) -> Call:
+    shapes_iter = iter(shapes)
+    weak = weak_representatives(plan)
+    operands = []
+    for position, operand in enumerate(plan.operands):
+        if operand.role is OperandRole.WEAK_SCALAR:
+            operands.append(weak[position][0])
+            continue
+        shape = next(shapes_iter)
+        size = math.prod(shape)
+        operands.append(Tensor(operand.dtype, shape, (_neutral(operand.dtype),) * size))
+    return _make(plan, operands, raises=raises, note=note)
+
+
+def _structural_examples(plan: OperationPlan) -> list[Call]:
+    """Shapes, parameters, indices and error paths: the plan's family module's
+    ``structural_examples`` (:mod:`conformance.generate.families`)."""
+    from conformance.generate.families import module_of  # the family modules build on this one
+
+    facts = plan_facts(plan)
+    d0 = _operand_dtype(plan, 0)
+
+    def tensor(shape: tuple[int, ...], dtype: Any = d0, start: float = 1.0) -> Tensor:
+        size = math.prod(shape)
+        if dtype is F32:
+            values = tuple(start + i for i in range(size))
+        elif dtype is I32:
+            values = tuple(int(start) + i for i in range(size))
+        else:
+            values = (True,) * size
+        return Tensor(dtype, shape, values)
+
+    return module_of(facts.family).structural_examples(plan, facts, tensor)
+
+
+@functools.cache
+def _boundary_examples(plan: OperationPlan) -> tuple[Call, ...]:
+    examples = [
+        *_value_examples(plan),
+        *_arithmetic_examples(plan),
+        *_group_examples(plan),
+        *_weak_examples(plan),
+        *_structural_examples(plan),
+    ]
+    for choice in accumulator_choices(plan)[1:]:
+        # the other ways of requesting the same plan
+        first = examples[0]
+        examples.append(
+            Call(
+                first.operation,
+                first.args,
+                choice,
+                plan,
+                first.raises,
+                f"{first.note} (accumulator_dtype={choice!r})",
+            )
+        )
+    unique: dict[Call, None] = {}
+    for call in examples:
+        unique.setdefault(call, None)
+    return tuple(unique)
+
+
+def boundary_examples(plan: OperationPlan) -> list[Call]:
+    """Deterministic calls that together hit every applicable class of *plan*."""
+    return list(_boundary_examples(plan))

@@ -1,0 +1,242 @@
+"""The convolution family: conv_general's geometry and the terms of every output element.
+
+:func:`measure` reads the geometry as the reference states it (negative
+padding crops; only a negative padded extent is refused) and records the
+parameter classes and the sum classes of every output element.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from hypothesis import strategies as st
+
+from conformance.classes.boundary import (
+    F32,
+    B,
+    PlanFacts,
+)
+from conformance.generate.examples import (
+    _CONV_1D_PLAIN,
+)
+from conformance.generate.families.measures import Invalid as _Invalid
+from conformance.generate.families.measures import (
+    _sum_classes,
+)
+from conformance.generate.strategies import (
+    _finish,
+    _make,
+    _operand_dtype,
+    _tensor,
+)
+from conformance.model.calls import Call, Family
+from oracle import OperationPlan, Tensor
+
+
+def _conv(call: Call, facts: PlanFacts, operands, parameters, hits) -> None:
+    lhs, rhs = operands
+    strides = parameters["window_strides"]
+    padding = parameters["padding"]
+    lhs_dil = parameters["lhs_dilation"]
+    rhs_dil = parameters["rhs_dilation"]
+    groups = parameters["feature_group_count"]
+    d = lhs.ndim - 2
+    try:
+        valid = (
+            d >= 1
+            and rhs.ndim == lhs.ndim
+            and all(len(p) == d for p in (strides, padding, lhs_dil, rhs_dil))
+            and all(len(pair) == 2 for pair in padding)
+            and all(
+                isinstance(v, int) and not isinstance(v, bool)
+                for v in (*strides, *lhs_dil, *rhs_dil, *(b for pair in padding for b in pair))
+            )
+            and isinstance(groups, int)
+            and groups >= 1
+            and lhs.shape[1] % groups == 0
+            and rhs.shape[0] % groups == 0
+            and rhs.shape[1] * groups == lhs.shape[1]
+            and all(s >= 1 for s in strides)
+            and all(v >= 1 for v in (*lhs_dil, *rhs_dil))
+            # negative padding crops; only a negative padded extent is refused
+            and all(
+                ((size - 1) * ld + 1 if size else 0) + lo + hi >= 0
+                for size, ld, (lo, hi) in zip(lhs.shape[2:], lhs_dil, padding)
+            )
+        )
+    except TypeError:
+        valid = False
+    if not valid:
+        hits.add(B.ERROR_SHAPE_MISMATCH)
+        raise _Invalid
+    if any(s > 1 for s in strides):
+        hits.add(B.CONV_STRIDE)
+    if any(lo or hi for lo, hi in padding):
+        hits.add(B.CONV_PADDING)
+    if any(v > 1 for v in lhs_dil):
+        hits.add(B.CONV_LHS_DILATION)
+    if any(v > 1 for v in rhs_dil):
+        hits.add(B.CONV_RHS_DILATION)
+    if groups > 1:
+        hits.add(B.CONV_GROUPS)
+    if d == 2:
+        hits.add(B.CONV_TWO_SPATIAL)
+    batch = lhs.shape[0]
+    out_channels, per_group = rhs.shape[:2]
+    spatial, window = lhs.shape[2:], rhs.shape[2:]
+    dilated = [(s - 1) * ld + 1 if s else 0 for s, ld in zip(spatial, lhs_dil)]
+    out_sizes = []
+    for size, (lo, hi), w, rd, stride in zip(dilated, padding, window, rhs_dil, strides):
+        span = (w - 1) * rd + 1 if w else 0
+        padded = size + lo + hi
+        out_sizes.append((padded - span) // stride + 1 if padded >= span else 0)
+    lhs_array = np.arange(lhs.size).reshape(lhs.shape)
+    rhs_array = np.arange(rhs.size).reshape(rhs.shape)
+    out_per_group = out_channels // groups
+    with np.errstate(all="ignore"):
+        for n in range(batch):
+            for o in range(out_channels):
+                group = o // out_per_group
+                for position in np.ndindex(*out_sizes):
+                    terms = []
+                    for w_index in np.ndindex(*window):
+                        for c in range(per_group):
+                            weight = rhs.values[rhs_array[(o, c, *w_index)]]
+                            x = 0.0
+                            coordinate = []
+                            inside = True
+                            for p, w, rd, stride, (lo, _), ld, s in zip(
+                                position, w_index, rhs_dil, strides, padding, lhs_dil, spatial
+                            ):
+                                q = p * stride + w * rd - lo
+                                if q < 0 or q % ld or q // ld >= s:
+                                    inside = False
+                                    break
+                                coordinate.append(q // ld)
+                            if inside:
+                                channel = group * per_group + c
+                                x = lhs.values[lhs_array[(n, channel, *coordinate)]]
+                            terms.append(float(np.float32(np.float32(x) * np.float32(weight))))
+                    _sum_classes(terms, hits)
+
+
+FAMILIES = frozenset({Family.CONV})
+
+
+def measure(
+    call: Call, facts: PlanFacts, operands: Sequence[Any], parameters: dict, hits: set
+) -> None:
+    """Add the classes of *call* to *hits* (raises Invalid for a refused structure)."""
+    _conv(call, facts, operands, parameters, hits)
+
+
+# -- generation: valid calls, invalid calls, structural examples -----------------------
+
+
+def _conv_parameters(draw: Any) -> dict[str, Any]:
+    d = draw(st.integers(1, 2))
+    groups = draw(st.integers(1, 3))
+    per_group = draw(st.integers(1, 2))
+    out_per_group = draw(st.integers(1, 2))
+    window = tuple(draw(st.integers(1, 3)) for _ in range(d))
+    strides = tuple(draw(st.integers(1, 3)) for _ in range(d))
+    # negative padding crops the input (the reference allows it while the extent stays >= 0)
+    padding = tuple((draw(st.integers(-1, 2)), draw(st.integers(-1, 2))) for _ in range(d))
+    lhs_dilation = tuple(draw(st.integers(1, 2)) for _ in range(d))
+    rhs_dilation = tuple(draw(st.integers(1, 2)) for _ in range(d))
+    spatial = []
+    for w, rd, (lo, hi), ld in zip(window, rhs_dilation, padding, lhs_dilation):
+        span = (w - 1) * rd + 1
+        need = max(span - lo - hi, 1)  # dilated input + padding must cover one window
+        smallest = (need - 1) // ld + 1
+        spatial.append(draw(st.integers(smallest, smallest + 2)))
+    batch = draw(st.sampled_from((1, 1, 2, 0)))
+    return {
+        "lhs_shape": (batch, groups * per_group, *spatial),
+        "rhs_shape": (groups * out_per_group, per_group, *window),
+        "window_strides": strides,
+        "padding": padding,
+        "lhs_dilation": lhs_dilation,
+        "rhs_dilation": rhs_dilation,
+        "feature_group_count": groups,
+    }
+
+
+@st.composite
+def _conv_calls(draw: Any, plan: OperationPlan) -> Call:
+    parameters = _conv_parameters(draw)
+    lhs = draw(_tensor(_operand_dtype(plan, 0), parameters.pop("lhs_shape")))
+    rhs = draw(_tensor(_operand_dtype(plan, 1), parameters.pop("rhs_shape")))
+    return _finish(draw, plan, [lhs, rhs], parameters)
+
+
+@st.composite
+def _invalid_conv(draw: Any, plan: OperationPlan) -> Call:
+    parameters = _conv_parameters(draw)
+    lhs_shape = list(parameters.pop("lhs_shape"))
+    lhs_shape[1] += draw(st.integers(1, 2))  # channels no longer match the kernel
+    lhs = draw(_tensor(F32, tuple(lhs_shape)))
+    rhs = draw(_tensor(F32, parameters.pop("rhs_shape")))
+    return _make(plan, [lhs, rhs], parameters, raises=(ValueError,), note="channel mismatch")
+
+
+@functools.cache
+def valid_calls(plan: OperationPlan) -> st.SearchStrategy[Call]:
+    """Valid calls whose arguments select exactly *plan* (cached per plan)."""
+    return _conv_calls(plan)
+
+
+@functools.cache
+def invalid_calls(plan: OperationPlan) -> st.SearchStrategy[Call] | None:
+    """Calls of *plan* with one structural fault (None: the plan has none)."""
+    return _invalid_conv(plan)
+
+
+def structural_examples(
+    plan: OperationPlan, facts: PlanFacts, tensor: Callable[..., Tensor]
+) -> list[Call]:
+    """Shapes, parameters and error paths of *plan* as deterministic calls; *tensor*
+    makes ordinary tensors (``tensor(shape, dtype=operand 0's, start=1.0)``)."""
+    out: list[Call] = []
+    base = dict(_CONV_1D_PLAIN)
+    variants = [
+        ({"window_strides": (2,)}, (1, 1, 5), (1, 1, 2), "stride 2"),
+        ({"padding": ((1, 2),)}, (1, 1, 3), (1, 1, 2), "padding"),
+        ({"lhs_dilation": (2,)}, (1, 1, 3), (1, 1, 2), "lhs dilation"),
+        ({"rhs_dilation": (2,)}, (1, 1, 4), (1, 1, 2), "rhs dilation"),
+        ({"feature_group_count": 2}, (1, 4, 3), (2, 2, 2), "two groups"),
+        ({}, (0, 1, 3), (1, 1, 2), "batch 0"),
+        (
+            {
+                "window_strides": (1, 2),
+                "padding": ((0, 1), (1, 0)),
+                "lhs_dilation": (1, 1),
+                "rhs_dilation": (1, 1),
+            },
+            (1, 2, 3, 3),
+            (2, 2, 2, 2),
+            "two spatial dimensions",
+        ),
+    ]
+    for changes, lhs_shape, rhs_shape, note in variants:
+        out.append(
+            _make(
+                plan,
+                [tensor(lhs_shape), tensor(rhs_shape, start=0.5)],
+                {**base, **changes},
+                note=note,
+            )
+        )
+    out.append(
+        _make(
+            plan,
+            [tensor((1, 2, 3)), tensor((1, 1, 2))],
+            base,
+            raises=(ValueError,),
+            note="channel mismatch",
+        )
+    )
+    return out

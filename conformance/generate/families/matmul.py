@@ -1,0 +1,125 @@
+"""The matmul family: (M, K) x (K, N), each product rounded, then accumulated.
+
+:func:`measure` records the sum classes of every output element's terms.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from hypothesis import strategies as st
+
+from conformance.classes.boundary import (
+    B,
+    PlanFacts,
+)
+from conformance.generate.families.measures import Invalid as _Invalid
+from conformance.generate.families.measures import (
+    _sum_classes,
+)
+from conformance.generate.strategies import (
+    _finish,
+    _make,
+    _operand_dtype,
+    _tensor,
+)
+from conformance.model.calls import Call, Family
+from oracle import Arithmetic, OperationPlan, Tensor, binary32
+from oracle.dtypes import INT32_MAX, INT32_MIN
+
+
+def _terms_of_products(plan: OperationPlan, a: Any, b: Any) -> Any:
+    if plan.compute is Arithmetic.BINARY32:
+        fa = binary32.round_to_binary32(a) if not isinstance(a, float) else a
+        fb = binary32.round_to_binary32(b) if not isinstance(b, float) else b
+        return float(np.float32(np.float32(fa) * np.float32(fb)))
+    return int(a) * int(b)
+
+
+def _matmul(call: Call, facts: PlanFacts, operands, hits) -> None:
+    a, b = operands
+    if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[0]:
+        hits.add(B.ERROR_SHAPE_MISMATCH)
+        raise _Invalid
+    m, k = a.shape
+    n = b.shape[1]
+    plan = facts.plan
+    with np.errstate(all="ignore"):
+        for i in range(m):
+            for j in range(n):
+                terms = [
+                    _terms_of_products(plan, a.values[i * k + t], b.values[t * n + j])
+                    for t in range(k)
+                ]
+                _sum_classes(terms, hits)
+                if plan.compute is not Arithmetic.BINARY32:
+                    total = sum(terms)
+                    if INT32_MIN <= total <= INT32_MAX and any(
+                        not INT32_MIN <= t <= INT32_MAX for t in terms
+                    ):
+                        hits.add(B.INT32_TERM_OUTSIDE)
+
+
+FAMILIES = frozenset({Family.MATMUL})
+
+
+def measure(
+    call: Call, facts: PlanFacts, operands: Sequence[Any], parameters: dict, hits: set
+) -> None:
+    """Add the classes of *call* to *hits* (raises Invalid for a refused structure)."""
+    _matmul(call, facts, operands, hits)
+
+
+# -- generation: valid calls, invalid calls, structural examples -----------------------
+
+
+@st.composite
+def _matmul_calls(draw: Any, plan: OperationPlan) -> Call:
+    m, k, n = (draw(st.integers(0, 4)) for _ in range(3))
+    a = draw(_tensor(_operand_dtype(plan, 0), (m, k)))
+    b = draw(_tensor(_operand_dtype(plan, 1), (k, n)))
+    return _finish(draw, plan, [a, b], {})
+
+
+@st.composite
+def _invalid_matmul(draw: Any, plan: OperationPlan) -> Call:
+    m, k, n = (draw(st.integers(1, 3)) for _ in range(3))
+    k2 = k + draw(st.integers(1, 2))
+    a = draw(_tensor(_operand_dtype(plan, 0), (m, k)))
+    b = draw(_tensor(_operand_dtype(plan, 1), (k2, n)))
+    return _make(plan, [a, b], raises=(ValueError,), note=f"inner dimensions {k} and {k2}")
+
+
+@functools.cache
+def valid_calls(plan: OperationPlan) -> st.SearchStrategy[Call]:
+    """Valid calls whose arguments select exactly *plan* (cached per plan)."""
+    return _matmul_calls(plan)
+
+
+@functools.cache
+def invalid_calls(plan: OperationPlan) -> st.SearchStrategy[Call] | None:
+    """Calls of *plan* with one structural fault (None: the plan has none)."""
+    return _invalid_matmul(plan)
+
+
+def structural_examples(
+    plan: OperationPlan, facts: PlanFacts, tensor: Callable[..., Tensor]
+) -> list[Call]:
+    """Shapes, parameters and error paths of *plan* as deterministic calls; *tensor*
+    makes ordinary tensors (``tensor(shape, dtype=operand 0's, start=1.0)``)."""
+    out: list[Call] = []
+    d1 = _operand_dtype(plan, 1)
+    out.append(_make(plan, [tensor((0, 2)), tensor((2, 3), d1)], note="M = 0"))
+    out.append(_make(plan, [tensor((2, 0)), tensor((0, 3), d1)], note="K = 0"))
+    out.append(
+        _make(
+            plan,
+            [tensor((2, 3)), tensor((2, 3), d1)],
+            raises=(ValueError,),
+            note="inner dimensions differ",
+        )
+    )
+    return out

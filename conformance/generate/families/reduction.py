@@ -1,0 +1,328 @@
+"""The reduction family and its relatives over one axis: reduce, arg, scan, sort, topk.
+
+:func:`measure` records the axis classes, the sum, product and extremum
+classes of every group, and the order classes of sort and topk.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import array_shapes
+
+from conformance.classes.boundary import (
+    B,
+    Boundary,
+    PlanFacts,
+    plan_facts,
+)
+from conformance.generate.families.measures import Invalid as _Invalid
+from conformance.generate.families.measures import (
+    _extremum_classes,
+    _order_classes,
+    _product_classes,
+    _sum_classes,
+)
+from conformance.generate.strategies import (
+    _AXIS_ERRORS,
+    _SHAPES,
+    _finish,
+    _make,
+    _operand_dtype,
+    _tensor,
+)
+from conformance.model.calls import Call, Family, ParameterKind
+from oracle import Accumulation, OperationPlan, Tensor
+
+
+def _axis_ok(axis: Any, ndim: int) -> bool:
+    return (
+        isinstance(axis, (int, np.integer))
+        and not isinstance(axis, (bool, np.bool_))
+        and -ndim <= int(axis) < ndim
+    )
+
+
+def _normalised_axes(axis: Any, kind: ParameterKind, ndim: int, hits: set[Boundary]) -> tuple:
+    if axis is None and kind in (ParameterKind.AXES, ParameterKind.OPTIONAL_AXIS):
+        hits.add(B.AXIS_NONE)
+        return tuple(range(ndim))
+    if isinstance(axis, tuple) and kind is ParameterKind.AXES:
+        if not axis:
+            hits.add(B.AXIS_EMPTY_TUPLE)
+        if len(axis) >= 2:
+            hits.add(B.AXIS_MULTIPLE)
+        axes = axis
+    else:
+        axes = (axis,)
+    if not all(_axis_ok(a, ndim) for a in axes):
+        hits.add(B.ERROR_BAD_AXIS)
+        raise _Invalid
+    if any(int(a) < 0 for a in axes):
+        hits.add(B.AXIS_NEGATIVE)
+    normalised = tuple(int(a) % ndim for a in axes)
+    if len(set(normalised)) != len(normalised):
+        hits.add(B.ERROR_BAD_AXIS)
+        raise _Invalid
+    return normalised
+
+
+def _groups(tensor: Tensor, axes: Sequence[int]) -> list[list[Any]]:
+    """The tensor's values grouped over *axes*, each group in logical order."""
+    index = np.arange(tensor.size).reshape(tensor.shape)
+    kept = [a for a in range(tensor.ndim) if a not in axes]
+    moved = np.transpose(index, (*kept, *sorted(axes)))
+    reduced = math.prod(tensor.shape[a] for a in axes)
+    outer = math.prod(tensor.shape[a] for a in kept)
+    flat = moved.reshape(outer, reduced)
+    return [[tensor.values[i] for i in row] for row in flat.tolist()]
+
+
+def _reduction(call: Call, facts: PlanFacts, operands, parameters, hits) -> None:
+    x = operands[0]
+    kind = facts.axis_kind()
+    assert kind is not None
+    axis = parameters.get("axis")
+    if facts.family in (Family.SCAN, Family.SORT, Family.TOPK) and x.ndim == 0:
+        hits.add(B.ERROR_BAD_AXIS)
+        raise _Invalid
+    if x.ndim == 0 and (axis is None or axis == ()):
+        hits.add(B.AXIS_NONE if axis is None else B.AXIS_EMPTY_TUPLE)
+        axes: tuple = ()
+    else:
+        axes = _normalised_axes(axis, kind, x.ndim, hits)
+    if any(
+        name in parameters and not isinstance(parameters[name], bool)
+        for name in ("keepdims", "descending", "largest")
+    ):
+        hits.add(B.ERROR_BAD_PARAMETER)
+        raise _Invalid
+    if parameters.get("keepdims") is True:
+        hits.add(B.KEEPDIMS)
+    groups = _groups(x, axes)
+    accumulation = facts.plan.accumulation
+    rule = facts.extremum_rule
+    if rule is not None:
+        if any(not g for g in groups):
+            hits.add(B.ERROR_EMPTY_EXTREMUM)
+            raise _Invalid
+        ties = accumulation in (Accumulation.ARGMAX, Accumulation.ARGMIN)
+        for g in groups:
+            _extremum_classes(g, rule, hits, track_ties=ties)
+        return
+    if facts.family in (Family.SORT, Family.TOPK):
+        descending = bool(parameters.get("descending", False))
+        k = None
+        if facts.family is Family.TOPK:
+            descending = bool(parameters.get("largest", True))
+            if not descending:
+                hits.add(B.TOPK_SMALLEST)
+            k = parameters.get("k")
+            n = x.shape[axes[0]]
+            if k == 0:
+                hits.add(B.TOPK_K_ZERO)
+            if k == n:
+                hits.add(B.TOPK_K_ALL)
+            if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k <= n:
+                hits.add(B.ERROR_BAD_PARAMETER)
+                raise _Invalid
+        elif descending:
+            hits.add(B.SORT_DESCENDING)
+        for g in groups:
+            _order_classes(g, descending, k, hits)
+        return
+    if accumulation is Accumulation.SEQUENTIAL_BINARY32_PRODUCT:
+        for g in groups:
+            _product_classes(g, hits)
+        return
+    for g in groups:
+        _sum_classes(g, hits)
+
+
+FAMILIES = frozenset({Family.REDUCE, Family.ARG, Family.SCAN, Family.SORT, Family.TOPK})
+
+
+def measure(
+    call: Call, facts: PlanFacts, operands: Sequence[Any], parameters: dict, hits: set
+) -> None:
+    """Add the classes of *call* to *hits* (raises Invalid for a refused structure)."""
+    _reduction(call, facts, operands, parameters, hits)
+
+
+# -- generation: valid calls, invalid calls, structural examples -----------------------
+
+
+def _axes(draw: Any, ndim: int, kind: str) -> Any:
+    """A valid axis argument for *ndim* dimensions (None / int / tuple by *kind*)."""
+    options = ["none"] if kind in ("axes", "optional") else []
+    if ndim:
+        options.append("int")
+    if kind == "axes":
+        options.append("tuple")
+    choice = draw(st.sampled_from(options))
+    if choice == "none":
+        return None
+    if choice == "int":
+        return draw(st.integers(-ndim, ndim - 1))
+    chosen = draw(st.permutations(range(ndim)))[: draw(st.integers(0, ndim))]
+    return tuple(a - ndim if draw(st.booleans()) else a for a in chosen)
+
+
+def _reduced_axes(axis: Any, ndim: int) -> tuple[int, ...]:
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, tuple):
+        return tuple(a % ndim for a in axis)
+    return (axis % ndim,)
+
+
+@st.composite
+def _reduction_calls(draw: Any, plan: OperationPlan) -> Call:
+    facts = plan_facts(plan)
+    family = facts.family
+    shape = list(draw(_SHAPES))
+    if family in (Family.SCAN, Family.SORT, Family.TOPK) and not shape:
+        shape = [draw(st.integers(0, 4))]
+    kind = {Family.REDUCE: "axes", Family.ARG: "optional"}.get(family, "int")
+    axis = _axes(draw, len(shape), kind)
+    if facts.extremum_rule is not None:
+        for a in _reduced_axes(axis, len(shape)):  # every group non-empty
+            shape[a] = max(shape[a], 1)
+    shape_t = tuple(shape)
+    x = draw(_tensor(_operand_dtype(plan, 0), shape_t))
+    parameters: dict[str, Any] = {"axis": axis}
+    if family is Family.REDUCE:
+        parameters["keepdims"] = draw(st.booleans())
+    elif family is Family.SORT:
+        parameters["descending"] = draw(st.booleans())
+    elif family is Family.TOPK:
+        n = shape_t[axis % len(shape_t)]
+        parameters = {"k": draw(st.integers(0, n)), "axis": axis, "largest": draw(st.booleans())}
+    return _finish(draw, plan, [x], parameters)
+
+
+@st.composite
+def _invalid_reduction(draw: Any, plan: OperationPlan) -> Call:
+    facts = plan_facts(plan)
+    family = facts.family
+    shape = draw(array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=3))
+    ndim = len(shape)
+    kinds = ["axis"]
+    if family is Family.REDUCE and ndim >= 1:
+        kinds.append("duplicate")
+    if facts.extremum_rule is not None:
+        kinds.append("empty")
+    kind = draw(st.sampled_from(kinds))
+    parameters: dict[str, Any] = {}
+    raises = _AXIS_ERRORS
+    if kind == "axis":
+        axis = draw(st.one_of(st.integers(ndim, ndim + 2), st.integers(-ndim - 2, -ndim - 1)))
+        note = f"axis {axis} out of range for {ndim} dimensions"
+    elif kind == "duplicate":
+        a = draw(st.integers(0, ndim - 1))
+        axis = (a, a - ndim)
+        note = f"axis {axis} names one axis twice"
+    else:
+        shape = list(shape)
+        axis = draw(st.one_of(st.none(), st.integers(0, ndim - 1)))
+        shape[0 if axis is None else axis] = 0
+        shape = tuple(shape)
+        raises = (ValueError,)
+        note = "an extremum over an empty group"
+    x = draw(_tensor(_operand_dtype(plan, 0), tuple(shape)))
+    parameters["axis"] = axis
+    if family is Family.REDUCE:
+        parameters["keepdims"] = False
+    elif family is Family.TOPK:
+        parameters = {"k": 0, "axis": axis, "largest": True}
+    elif family is Family.SORT:
+        parameters["descending"] = False
+    return _make(plan, [x], parameters, raises=raises, note=note)
+
+
+@functools.cache
+def valid_calls(plan: OperationPlan) -> st.SearchStrategy[Call]:
+    """Valid calls whose arguments select exactly *plan* (cached per plan)."""
+    return _reduction_calls(plan)
+
+
+@functools.cache
+def invalid_calls(plan: OperationPlan) -> st.SearchStrategy[Call] | None:
+    """Calls of *plan* with one structural fault (None: the plan has none)."""
+    return _invalid_reduction(plan)
+
+
+def structural_examples(
+    plan: OperationPlan, facts: PlanFacts, tensor: Callable[..., Tensor]
+) -> list[Call]:
+    """Shapes, parameters and error paths of *plan* as deterministic calls; *tensor*
+    makes ordinary tensors (``tensor(shape, dtype=operand 0's, start=1.0)``)."""
+    family = facts.family
+    out: list[Call] = []
+    if family in (Family.REDUCE, Family.ARG):
+        extremum = facts.extremum_rule is not None
+
+        def reduce_call(x: Tensor, axis: Any, keepdims: bool = False, **kw: Any) -> Call:
+            parameters: dict[str, Any] = {"axis": axis}
+            if family is Family.REDUCE:
+                parameters["keepdims"] = keepdims
+            return _make(plan, [x], parameters, **kw)
+
+        out.append(reduce_call(tensor(()), None, note="0-d input"))
+        out.append(reduce_call(tensor((2, 3)), None, note="axis None"))
+        out.append(reduce_call(tensor((2, 3)), -1, note="negative axis"))
+        out.append(reduce_call(tensor((2, 0)), 0, note="empty input, non-empty groups"))
+        out.append(reduce_call(tensor((2, 3)), 2, raises=_AXIS_ERRORS, note="axis out of range"))
+        if family is Family.REDUCE:
+            out.append(reduce_call(tensor((2, 2, 2)), (0, -1), note="two axes"))
+            out.append(reduce_call(tensor((2, 2)), (), note="no axes"))
+            out.append(reduce_call(tensor((2, 3)), 1, True, note="keepdims"))
+            out.append(
+                reduce_call(tensor((2, 3)), (1, -1), raises=_AXIS_ERRORS, note="a repeated axis")
+            )
+            if not extremum:
+                out.append(reduce_call(tensor((0,)), None, note="an empty reduction"))
+            out.append(
+                reduce_call(tensor((2,)), None, 1, raises=(TypeError,), note="keepdims=1")  # type: ignore[arg-type]
+            )
+        if extremum:
+            out.append(
+                reduce_call(tensor((0,)), None, raises=(ValueError,), note="an extremum of nothing")
+            )
+        return out
+
+    def row_call(
+        x: Tensor,
+        axis: int,
+        *,
+        k: int = 1,
+        largest: bool = True,
+        descending: bool = False,
+        **kw: Any,
+    ) -> Call:
+        parameters: dict[str, Any] = {"axis": axis}
+        if family is Family.TOPK:
+            parameters = {"k": k, "axis": axis, "largest": largest}
+        elif family is Family.SORT:
+            parameters["descending"] = descending
+        return _make(plan, [x], parameters, **kw)
+
+    out.append(row_call(tensor((2, 3)), -1, note="negative axis"))
+    out.append(row_call(tensor((0,)), 0, k=0, note="empty input"))
+    out.append(row_call(tensor((2, 3)), 2, raises=_AXIS_ERRORS, note="axis out of range"))
+    if family is Family.SORT:
+        out.append(row_call(tensor((3,)), 0, descending=True, note="descending"))
+        bad_flag = {"axis": 0, "descending": 1}
+        out.append(_make(plan, [tensor((3,))], bad_flag, raises=(TypeError,), note="descending=1"))
+    if family is Family.TOPK:
+        out.append(row_call(tensor((3,)), 0, k=2, largest=False, note="smallest"))
+        out.append(row_call(tensor((3,)), 0, k=0, note="k = 0"))
+        out.append(row_call(tensor((3,)), 0, k=3, note="k = n"))
+        no_k = {"k": None, "axis": 0, "largest": True}
+        out.append(_make(plan, [tensor((3,))], no_k, raises=(TypeError,), note="k=None"))
+    return out

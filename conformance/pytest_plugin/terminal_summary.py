@@ -1,0 +1,147 @@
+"""The plancheck part of pytest's terminal summary.
+
+Per backend: the conformance table (alarming results coloured where pytest
+colours: a terminal, ``NO_COLOR`` unset, or ``--color=yes``), the verdict line
+(``every operation conforms``, ``conforms except N known deviation classes``,
+``NOT CONFORMING: ...``, or ``INCOMPLETE``), what was not judged, one line per
+deviation class and the details of the new ones, the coverage of the plan x
+boundary-class matrix; then the run's totals, plancheck's own errors, crashes,
+oracle errors and known deviations that no longer fail.
+
+The run starts with :func:`header_lines`.  Every line passes through
+:func:`conformance.model.sanitize.terminal_text`: backend text (exception messages,
+reprs, class names built from exception types) cannot reach the terminal as
+control sequences.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from conformance.model.sanitize import terminal_text
+from conformance.model.versions import backend_version, plancheck_version
+from conformance.report.markdown import (
+    TERMINAL_DETAILS,
+    class_details,
+    class_lines,
+    not_supported_line,
+)
+from conformance.report.table import counted, failing_calls
+
+__all__ = ["header_lines", "write_summary"]
+
+#: a terminal line longer than this is cut (with a visible marker)
+_LINE_LIMIT = 20_000
+
+
+def header_lines(state: Any) -> list[str]:
+    """What the run is: plancheck's version, each backend with the version it runs,
+    the profile, the seed (enough to repeat the run) and the number of plans."""
+    operations = len({p.operation for p in state.plans})
+    seed = (
+        f"seed {state.seed} (repeat with --seed {state.seed})"
+        if state.seed is not None
+        else "seed: derandomized (the same calls every run)"
+    )
+    lines = [
+        f"plancheck {plancheck_version()}: profile {state.profile.name} "
+        f"({state.profile.max_examples} generated calls per plan), {seed}, "
+        f"{counted(len(state.plans), 'plan')} of {counted(operations, 'operation')}"
+    ]
+    for label in state.labels:
+        version = terminal_text(backend_version(state.backend(label)), 200)
+        lines.append(f"backend {terminal_text(label, 200)}: {version}")
+    return lines
+
+
+def write_summary(state: Any, terminalreporter: Any, exitstatus: Any) -> None:
+    """The plancheck part of pytest's terminal summary for the plugin state *state*."""
+    if state.is_worker or not state.labels:
+        return
+    complete = int(exitstatus) in (0, 1)
+
+    def write(line: str) -> None:  # backend text may carry terminal escapes
+        terminalreporter.write_line(terminal_text(line, _LINE_LIMIT))
+
+    elapsed = time.time() - state.started
+    classes = [c.as_dict() for c in state.deviation_classes()]
+    for label in state.table.backends():
+        terminalreporter.write_sep("=", f"plancheck conformance: {terminal_text(label, 200)}")
+        mine = [c for c in classes if c["backend"] == label]
+        known = len([c for c in mine if c["known"] is not None])
+        # the table's cells are escaped before rich draws them (conformance.report.terminal_table):
+        # its lines, coloured where pytest colours, are written as they are
+        colour = bool(getattr(terminalreporter, "hasmarkup", False))
+        text = state.table.format_text(label, complete, known, colour=colour, classes=len(mine))
+        for line in text.splitlines():
+            terminalreporter.write_line(line)
+        if state.not_supported.get(label):
+            write(not_supported_line(state.not_supported[label]))
+        for line in class_lines(mine):
+            write(line)
+        new = [c for c in mine if c["known"] is None]
+        for entry in new[:TERMINAL_DETAILS]:
+            for line in class_details(entry).splitlines():
+                write(line)
+        if len(new) > TERMINAL_DETAILS:
+            where = state.report_path or "the report file (--report out.md)"
+            write(f"... details of {len(new) - TERMINAL_DETAILS} more new classes in {where}")
+        coverage = state.coverage_summary.get(label)
+        if coverage:
+            write(
+                f"coverage: {coverage['plans_exercised']} of {coverage['plans']} plans "
+                f"exercised, {coverage['pairs_hit']} of {coverage['pairs_applicable']} "
+                f"applicable (plan, boundary class) pairs and "
+                f"{coverage.get('result_pairs_hit', 0)} of "
+                f"{coverage.get('result_pairs_applicable', 0)} (plan, result class) pairs hit"
+                + ("" if not coverage["missing"] else " -- INCOMPLETE, the run fails:")
+            )
+            for line in coverage["missing"][:20]:
+                write(f"  missing {line}")
+        partial = state.partially_selected.get(label, 0)
+        if partial:
+            write(
+                f"coverage not enforced for {partial} plan{'s' * (partial != 1)} whose checks "
+                "were only partly selected (-k, -m or node ids)"
+            )
+    totals = [state.table.totals(label) for label in state.table.backends()]
+    stats = getattr(terminalreporter, "stats", {})
+    failed_items = len(stats.get("failed", ()))
+    xfailed_items = len(stats.get("xfailed", ()))
+    examples = sum(t["examples"] for t in totals)
+    cases = sum(t["corpus_cases"] for t in totals)
+    if totals:
+        write(
+            f"plancheck: {examples} examples and {cases} corpus cases in {elapsed:.1f} s "
+            f"({examples / max(elapsed, 1e-9):.0f} examples/s), profile {state.profile.name}"
+        )
+    if any(t["failed"] or t["corpus_failed"] for t in totals) or classes or failed_items:
+        known = f", {xfailed_items} xfailed" if xfailed_items else ""
+        calls = failing_calls(
+            sum(t["failed"] for t in totals), sum(t["corpus_failed"] for t in totals)
+        )
+        write(
+            f"plancheck failures: {calls}"
+            f" in {counted(len(classes), 'deviation class', 'deviation classes')} "
+            f"(pytest: {counted(failed_items, 'failed item')}{known})"
+        )
+    for error in state.errors[:3]:  # plancheck's own failures (pytest runs with --tb=no)
+        write(f"plancheck INTERNAL ERROR (please report it): {error}")
+    if len(state.errors) > 3:
+        write(f"... {len(state.errors) - 3} more internal errors in the report file")
+    oracle_title = "oracle errors (not the backend's fault)"
+    for title, entries in (("crashes", state.crashes), (oracle_title, state.oracle_errors)):
+        if entries:
+            capped = " (at most 3 of each check)" if entries is state.oracle_errors else ""
+            write(f"plancheck {title}: {counted(len(entries), 'call')}{capped}")
+            for entry in entries[:10]:
+                write(
+                    f"  {entry.get('operation')}: {entry.get('problem')} -- "
+                    f"{entry.get('plan')} [{entry.get('test', '').rpartition('::')[2]}]"
+                )
+    for stale in state.stale_deviations():
+        write(f"plancheck: listed deviation no longer fails: {stale['selector']} "
+              f"({stale['reason']})")  # fmt: skip
+    if state.report_path is not None:
+        write(f"plancheck report: {state.report_path}")
