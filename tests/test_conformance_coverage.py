@@ -426,7 +426,9 @@ def _checked_matrix(plans) -> CoverageMatrix:
     """The matrix of the ci profile's boundary check (boundary examples and witness
     calls) on the CPU backend, assembled from the checkers' records as the plugin does."""
     import backends
-    from conformance.suite import PROFILES, Checker, check_boundary
+    from conformance.judge.checker import Checker
+    from conformance.judge.checks import check_boundary
+    from conformance.judge.profiles import PROFILES
 
     cpu = backends.get("cpu")
     rows = []

@@ -22,11 +22,13 @@ import pytest
 import backends
 from conformance.cli import main as plancheck
 from conformance.findings.finding import element_class, findings_of, group
+from conformance.judge.checker import Checker, NonConformance
+from conformance.judge.checks import check_boundary, check_generated
+from conformance.judge.profiles import PROFILES
 from conformance.judge.runner import run_call
 from conformance.model.calls import Call
 from conformance.model.capabilities import FEATURES, features_of, parse_features
 from conformance.report import validate_report
-from conformance.suite import PROFILES, Checker, NonConformance, check_boundary, check_generated
 from oracle import DType, Tensor, binary32, resolvable_plans, resolve_operation_plan
 
 TESTS = Path(__file__).resolve().parent

@@ -4,8 +4,10 @@ from collections import Counter
 
 import backends
 from conformance.classes.result import applicable_result_classes
+from conformance.judge.checker import Checker
+from conformance.judge.checks import check_boundary
+from conformance.judge.profiles import PROFILES
 from conformance.report.coverage_summary import summarise
-from conformance.suite import PROFILES, Checker, check_boundary
 from oracle import resolvable_plans
 
 

@@ -18,10 +18,12 @@ from backends.cpu import CPUBackend
 from conformance.classes.boundary import Boundary, Group
 from conformance.generate.signalling_nans import signalling_nan_examples
 from conformance.generate.validation import invalid_examples, rules_of
+from conformance.judge.checker import Checker, NonConformance
+from conformance.judge.checks import check_boundary, check_invalid
+from conformance.judge.profiles import PROFILES
 from conformance.judge.runner import run_call
 from conformance.model.calls import Call
 from conformance.model.capabilities import features_of, signalling_nan_bits
-from conformance.suite import PROFILES, Checker, NonConformance, check_boundary, check_invalid
 from oracle import (
     DType,
     Tensor,

@@ -23,6 +23,7 @@ import numpy as np
 
 from conformance.findings.finding import Finding, findings_of
 from conformance.generate import corpus as corpus_module
+from conformance.judge.checker import Checker, HungCall
 from conformance.judge.runner import (
     OracleError,
     call_with_timeout,
@@ -33,7 +34,6 @@ from conformance.judge.runner import (
 )
 from conformance.model.calls import Call
 from conformance.report import failure_report
-from conformance.suite import Checker, HungCall
 from oracle import DType, OperationPlan, Tensor, binary32
 
 # -- the corpus -------------------------------------------------------------------

@@ -207,7 +207,9 @@ def kill(name: str, profile: str = "ci") -> dict[str, Any]:
     value.
     """
     from conformance.classes.result import result_classes_hit
-    from conformance.suite import CHECKS, PROFILES, Checker, HungCall, NonConformance, applies
+    from conformance.judge.checker import Checker, HungCall, NonConformance
+    from conformance.judge.checks import CHECKS, applies
+    from conformance.judge.profiles import PROFILES
     from oracle import resolvable_plans
 
     mutant = MUTANTS[name]

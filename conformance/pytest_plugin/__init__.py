@@ -67,6 +67,9 @@ import pytest
 
 from conformance.findings.deviations import Deviation, load_deviations
 from conformance.findings.deviations import load as _load
+from conformance.judge.checker import Checker
+from conformance.judge.checks import applies
+from conformance.judge.profiles import PROFILES
 from conformance.model.versions import backend_version, plancheck_version
 from conformance.pytest_plugin.faults import FaultRecords
 from conformance.pytest_plugin.item_check import run_check
@@ -79,7 +82,18 @@ from conformance.pytest_plugin.options import (
     typed,
 )
 
-__all__ = ["Case", "Deviation", "PlancheckState", "load_deviations", "run_check", "state_of"]
+#: the parameter of a suite test with no case in the selection (deselected by the plugin)
+EMPTY = "plancheck: no case"
+
+__all__ = [
+    "EMPTY",
+    "Case",
+    "Deviation",
+    "PlancheckState",
+    "load_deviations",
+    "run_check",
+    "state_of",
+]
 
 _STATE = pytest.StashKey["PlancheckState"]()
 _CHECKER = pytest.StashKey[Any]()
@@ -148,9 +162,8 @@ def state_of(config: Any) -> PlancheckState | None:
 
 
 def _suite_path() -> Path:
-    from conformance import suite
-
-    return Path(suite.__file__).resolve()
+    """The file of :mod:`conformance.suite`, found without importing it."""
+    return Path(__file__).resolve().parents[1] / "suite.py"
 
 
 def _names_suite(config: Any, argument: str) -> bool:
@@ -216,7 +229,6 @@ class PlancheckState(FaultRecords):
     """The plugin's state: options, backends, and (on the controller) the run's results."""
 
     def __init__(self, config: Any) -> None:
-        from conformance import suite
         from oracle import resolvable_plans
 
         self.config = config
@@ -224,7 +236,7 @@ class PlancheckState(FaultRecords):
         option = config.option
         self.labels: list[str] = list(dict.fromkeys(option.plancheck_backend))
         self.ops = list(dict.fromkeys(option.plancheck_op)) or None
-        self.profile = suite.PROFILES[option.plancheck_profile or "ci"]
+        self.profile = PROFILES[option.plancheck_profile or "ci"]
         if option.plancheck_max_examples is not None:
             self.profile = dataclasses.replace(
                 self.profile, max_examples=option.plancheck_max_examples
@@ -369,7 +381,6 @@ class PlancheckState(FaultRecords):
         return None
 
     def cases(self, kind: str) -> list[Case]:
-        from conformance.suite import applies
 
         # backend-major: a plan's corpus reference, cached on disk by the first
         # backend's item, is usually ready when the next backend's item starts
@@ -384,7 +395,6 @@ class PlancheckState(FaultRecords):
         return next((d for d in self.deviations if d.matches(label, plan)), None)
 
     def checker(self, node: Any, case: Case) -> Any:
-        from conformance.suite import Checker
 
         checker = Checker(
             backend=self.backend(case.label),
@@ -489,8 +499,6 @@ class PlancheckState(FaultRecords):
         self._collected_ids(ids)
 
     def pytest_collection_modifyitems(self, config: Any, items: list[Any]) -> None:
-        from conformance.suite import EMPTY
-
         empty = [i for i in items if getattr(i, "callspec", None) is not None
                  and i.callspec.params.get("plancheck_case") is EMPTY]  # fmt: skip
         if empty:
@@ -570,7 +578,6 @@ class PlancheckState(FaultRecords):
 
     def _coverage(self) -> None:
         from conformance.report.coverage_summary import summarise
-        from conformance.suite import applies
 
         order = {p: i for i, p in enumerate(self.all_plans)}
         for label in self.labels:

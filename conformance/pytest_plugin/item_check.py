@@ -14,6 +14,9 @@ from typing import Any
 
 import pytest
 
+from conformance.judge.checker import HungCall, NonConformance, OracleFailed
+from conformance.judge.runner import OracleError
+
 __all__ = ["run_check"]
 
 
@@ -41,8 +44,6 @@ def run_check(checker: Any, check: Any) -> None:
     The failure is raised outside the ``except`` blocks, so pytest shows the
     report alone (no chained traceback).
     """
-    from conformance.judge.runner import OracleError
-    from conformance.suite import HungCall, NonConformance, OracleFailed
 
     text = None
     try:

@@ -1,0 +1,364 @@
+"""The checker: judges the calls of one (backend, plan, check) and keeps what it saw.
+
+A :class:`Checker` runs each call on the backend (:mod:`conformance.judge.runner`),
+classifies every disagreement into deviation classes (:mod:`conformance.findings`),
+records each class once with its count and smallest example, and raises at the end:
+:class:`NonConformance` (the backend is wrong), :class:`HungCall` (a call ran past
+the timeout: the check stops at once, no shrinking) or :class:`OracleFailed`
+(plancheck's own oracle failed).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from conformance.classes.result import result_classes_hit
+from conformance.findings.finding import Finding, findings_of
+from conformance.judge.profiles import PROFILES, Profile
+from conformance.judge.runner import (
+    OracleError,
+    Outcome,
+    expectation_of,
+    run_call,
+)
+from conformance.model.calls import Call
+from conformance.model.capabilities import features_of
+from conformance.report import FailureReport, failure_report, oracle_error_report
+from oracle import DType, OperationPlan, binary32
+from oracle.expectation import Conformance
+
+__all__ = ["Checker", "HungCall", "NonConformance", "OracleFailed"]
+
+
+# ---------------------------------------------------------------------------
+# Failures
+# ---------------------------------------------------------------------------
+
+
+class NonConformance(AssertionError):
+    """The backend does not conform; the message is the full failure report."""
+
+    def __init__(self, report: FailureReport, more: str = "") -> None:
+        super().__init__(report.text() + more)
+        self.report = report
+
+
+class HungCall(BaseException):
+    """A backend call ran past the timeout: the check stops at once.
+
+    A BaseException, so hypothesis does not shrink it (every retry of a hung
+    call would hang again).
+    """
+
+    def __init__(self, report: FailureReport) -> None:
+        super().__init__(report.text())
+        self.report = report
+
+
+class OracleFailed(Exception):
+    """One or more oracle errors in a check that found no backend failure."""
+
+    def __init__(self, reports: list[FailureReport]) -> None:
+        more = f"\n(and {len(reports) - 1} more oracle errors)" if len(reports) > 1 else ""
+        super().__init__(reports[0].text() + more)
+        self.reports = reports
+
+
+def _call_size(call: Call) -> int:
+    """How big a call is (tensor elements plus arguments): examples prefer small calls."""
+    return sum(getattr(a, "size", 0) for a in call.args) + len(call.args)
+
+
+# ---------------------------------------------------------------------------
+# The checker: runs calls, keeps the statistics of one (backend, plan, check)
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class Checker:
+    """Judges calls of one *plan* on one *backend* and counts what it saw.
+
+    *label* names the backend in reports (the ``--plancheck-backend`` text);
+    *ulp_budgets* maps operation names to a ULP budget for correctly rounded
+    operations; *timeout* bounds each backend call (seconds, None: none);
+    *inflight* (optional) is told every call before it runs, so a crash can
+    be traced to its call.
+    """
+
+    backend: Any
+    label: str
+    plan: OperationPlan
+    kind: str = ""
+    profile: Profile = PROFILES["ci"]
+    ulp_budgets: Mapping[str, int] = field(default_factory=dict)
+    timeout: float | None = 10.0
+    shrink: bool = True
+    test: str = ""
+    inflight: Any = None
+    deviation: Any = None  #: the first known deviation (plugin.Deviation) matching the plan
+    xfail: str | None = None  #: set when a failure was turned into an expected failure
+    cache_dir: str | None = None  #: where corpus references may be cached on disk
+    #: capability features the backend does not support: calls needing one are not judged
+    unsupported: frozenset[str] = frozenset()
+    #: ``known(finding) -> reason | None``: the known deviation covering a finding
+    known: Callable[[Finding], str | None] | None = None
+    #: the traceback of plancheck's own failure inside the check (the plugin reports it)
+    error_text: str = ""
+    #: statistics
+    examples: int = 0
+    passed: int = 0
+    failed: int = 0
+    corpus_cases: int = 0
+    corpus_failed: int = 0
+    max_ulp: int = 0
+    failures: list[FailureReport] = field(default_factory=list)
+    oracle_errors: list[FailureReport] = field(default_factory=list)
+    status: str = "not run"
+    calls: int = 0
+    hits: Counter = field(default_factory=Counter)
+    #: result classes (:mod:`conformance.classes.result`) hit by the judged calls
+    result_hits: Counter = field(default_factory=Counter)
+    killing_call: Call | None = None
+    started: float = field(default_factory=time.perf_counter)
+    #: feature -> calls not judged because they need it
+    not_supported: Counter = field(default_factory=Counter)
+    #: boundary classes hit by the calls not judged (excused in the coverage matrix)
+    skipped_hits: Counter = field(default_factory=Counter)
+    #: result classes of the calls not judged (excused in the coverage matrix)
+    skipped_result_hits: Counter = field(default_factory=Counter)
+    #: (plan, class) -> the class record: kind, rule, count, size, example report
+    classes: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+    _counting: bool = True
+    _seen: set[Call] = field(default_factory=set)
+
+    @property
+    def ulp_budget(self) -> int:
+        return int(self.ulp_budgets.get(self.plan.operation, 0))
+
+    # -- one call ---------------------------------------------------------------
+
+    def run(self, call: Call) -> Outcome:
+        """Run *call*; OracleError when the oracle fails (the backend is not judged).
+
+        *inflight* is told the call when the backend's part starts and None when it
+        is over (the plugin's watchdog is armed only in between).
+        """
+        try:
+            expectation = expectation_of(call)
+        except Exception as error:
+            raise OracleError(call, error) from error
+        if self.inflight is not None:
+            self.inflight(self.test, call)
+        try:
+            return run_call(self.backend, call, self.ulp_budget, timeout=self.timeout,
+                            expectation=expectation)  # fmt: skip
+        finally:
+            if self.inflight is not None:
+                self.inflight(self.test, None)
+
+    def _record_coverage(self, call: Call, outcome: Outcome) -> None:
+        """Count the input classes of *call* and the result classes of its expected value."""
+        try:
+            classes = call.classes
+        except Exception as error:
+            raise OracleError(call, error, "conformance.classes.boundary.classes_hit") from error
+        try:
+            results = call._cache.get("result_classes")  # the same call on another backend
+            if results is None:
+                results = call._cache["result_classes"] = result_classes_hit(
+                    call, outcome.expectation
+                )
+        except Exception as error:
+            where = "conformance.classes.result.result_classes_hit"
+            raise OracleError(call, error, where) from error
+        self.calls += 1
+        self.hits.update(c.name for c in classes)
+        self.result_hits.update(c.name for c in results)
+
+    def _seen_ulp(self, outcome: Outcome) -> int:
+        """The largest ULP distance from the reference in *outcome* (exact and correctly
+        rounded results; a FLOATING accumulation is judged by its interval only)."""
+        if not outcome.ok:
+            return max((m.ulp for m in outcome.verdict.mismatches if m.ulp is not None), default=0)
+        actual, expectation = outcome.actual, outcome.expectation
+        if (
+            actual is None
+            or actual.dtype is not DType.Float32
+            or not self.ulp_budget
+            or expectation.conformance is not Conformance.CORRECTLY_ROUNDED
+            or expectation.result is None
+        ):
+            return 0  # a conforming exact or budget-free result is at distance 0
+        return max(
+            (
+                binary32.ulp_distance(e, a) or 0
+                for e, a in zip(expectation.result.values, actual.values)
+            ),
+            default=0,
+        )
+
+    def supports(self, call: Call) -> bool:
+        """Whether *call* is judged; when it needs an unsupported feature it is
+        counted under each such feature instead (once per distinct call)."""
+        if not self.unsupported:
+            return True
+        needed = features_of(call) & self.unsupported
+        if not needed:
+            return True
+        if self._counting and call not in self._seen:
+            self._seen.add(call)
+            self.not_supported.update(needed)
+            with contextlib.suppress(Exception):  # coverage of a call not judged: best effort
+                self.skipped_hits.update(c.name for c in call.classes)
+            with contextlib.suppress(Exception):
+                self.skipped_result_hits.update(c.name for c in result_classes_hit(call))
+        return False
+
+    def judge(self, call: Call) -> list[Finding]:
+        """Run and count *call*; its findings (empty when it conforms or is not
+        judged).  Every finding is recorded in :attr:`classes`; a call that
+        timed out raises :class:`HungCall` after it is recorded.
+
+        While not counting (hypothesis shrinking) a call only improves the
+        examples of classes already recorded: it adds no class and no count.
+        """
+        if not self.supports(call):
+            return []
+        outcome = self.run(call)
+        counting = self._counting and call not in self._seen
+        if counting:
+            self._seen.add(call)
+            self._record_coverage(call, outcome)
+            self.examples += 1
+        self.max_ulp = max(self.max_ulp, self._seen_ulp(outcome))
+        if outcome.ok:
+            if counting:
+                self.passed += 1
+            return []
+        findings = findings_of(outcome)
+        if counting:
+            self.failed += 1
+        self.killing_call = self.killing_call or call
+        report = self.record_findings(outcome, findings, counting)
+        if outcome.timed_out:
+            raise HungCall(report or failure_report(outcome, self.label, self.test))
+        return findings
+
+    def record_findings(
+        self, outcome: Outcome, findings: list[Finding], counting: bool = True
+    ) -> FailureReport | None:
+        """Add *findings* of *outcome* to :attr:`classes`; the call's report when it
+        became the example of some class (the smallest call seen per class)."""
+        size = _call_size(outcome.call)
+        report: FailureReport | None = None
+        for finding in findings:
+            key = (finding.plan, finding.cls)
+            entry = self.classes.get(key)
+            if entry is None:
+                if not counting:
+                    continue
+                entry = self.classes[key] = {
+                    "backend": self.label,
+                    "operation": finding.operation,
+                    "plan": finding.plan,
+                    "class": finding.cls,
+                    "kind": finding.kind,
+                    "rule": finding.rule,
+                    "count": 0,
+                    "max_ulp": None,
+                    "size": size + 1,
+                    "example": None,
+                    "call": None,
+                    "raised": type(outcome.raised).__name__ if outcome.raised is not None else None,
+                    "known": self.known(finding) if self.known is not None else None,
+                }
+            if counting:
+                entry["count"] += 1
+            if finding.ulp is not None:
+                entry["max_ulp"] = max(entry["max_ulp"] or 0, finding.ulp)
+            if size < entry["size"]:
+                if report is None:
+                    report = failure_report(outcome, self.label, self.test)
+                entry["size"], entry["example"], entry["rule"] = size, report, finding.rule
+                entry["call"] = outcome.call
+                if entry["known"] is None:
+                    self._keep(report)
+        return report
+
+    def reports(self, limit: int = 5) -> list[FailureReport]:
+        """The examples of the recorded classes (new ones first), else the kept reports."""
+        entries = sorted(self.classes.values(), key=lambda e: e["known"] is not None)
+        examples = [e["example"] for e in entries if e["example"] is not None]
+        return (examples or self.failures)[:limit]
+
+    def new_classes(self) -> list[dict[str, Any]]:
+        """The recorded classes no known deviation covers."""
+        return [entry for entry in self.classes.values() if entry["known"] is None]
+
+    def raise_findings(self) -> None:
+        """:class:`NonConformance` with the first class's example and one line per
+        other class, when any class was recorded."""
+        if not self.classes:
+            return
+        entries = sorted(self.classes.values(), key=lambda e: e["known"] is not None)
+        first = entries[0]["example"]
+        self.killing_call = entries[0]["call"] or self.killing_call
+        lines = [
+            f"  {e['operation']}@{e['class']}: {e['kind']}, {e['count']} calls"
+            + (f" [known: {e['known']}]" if e["known"] is not None else "")
+            for e in entries
+        ]
+        more = f"\n\ndeviation classes of this check ({len(entries)}):\n" + "\n".join(lines)
+        raise NonConformance(first, more)
+
+    def _keep(self, report: FailureReport, limit: int = 5) -> None:
+        if len(self.failures) < limit:
+            self.failures.append(report)
+
+    def oracle_failure(self, error: OracleError) -> FailureReport:
+        report = oracle_error_report(error, self.label, self.test)
+        if len(self.oracle_errors) < 5:
+            self.oracle_errors.append(report)
+        return report
+
+    # -- the record the plugin sends to the controller -------------------------
+
+    def record(self) -> dict[str, Any]:
+        return {
+            "backend": self.label,
+            "operation": self.plan.operation,
+            "plan": self.plan.describe(),
+            "kind": self.kind,
+            "test": self.test,
+            "status": self.status,
+            "examples": self.examples,
+            "passed": self.passed,
+            "failed": self.failed,
+            "corpus_cases": self.corpus_cases,
+            "corpus_failed": self.corpus_failed,
+            "max_ulp": self.max_ulp,
+            "failures": [f.as_dict() for f in self.reports()],
+            "oracle_errors": [f.as_dict() for f in self.oracle_errors],
+            "classes": [
+                {
+                    **{k: v for k, v in entry.items() if k != "call"},
+                    "example": entry["example"].as_dict() if entry["example"] else None,
+                }
+                for entry in self.classes.values()
+            ],
+            "not_supported": dict(self.not_supported),
+            "coverage": {
+                "calls": self.calls,
+                "hits": dict(self.hits),
+                "result_hits": dict(self.result_hits),
+                "skipped": sum(self.not_supported.values()),
+                "skipped_hits": dict(self.skipped_hits),
+                "skipped_result_hits": dict(self.skipped_result_hits),
+            },
+            "duration": round(time.perf_counter() - self.started, 3),
+        }
