@@ -9,21 +9,17 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from conformance.classes.boundary import (
-    Boundary,
-    Group,
-    applicable_classes,
-    classes_hit,
-    classes_of_calls,
-    rounding_classes,
-)
-from conformance.generate.strategies import boundary_examples
-from conformance.generate.witness_tables import (
+from conformance.classes.applicability import applicable_classes
+from conformance.classes.boundary import Boundary, Group
+from conformance.classes.witness_tables import (
     FLOAT_WITNESSES,
     arithmetic_witnesses,
     weak_class_values,
     weak_classes_of,
 )
+from conformance.generate.families import classes_hit, classes_of_calls
+from conformance.generate.families.measures import rounding_classes
+from conformance.generate.strategies import boundary_examples
 from conformance.generate.witnesses import witness_calls
 from conformance.judge.coverage import CoverageMatrix
 from conformance.model.calls import Call, forward_arguments
@@ -172,7 +168,7 @@ def test_matmul_conv_and_scatter_add_terms():
         (1,),
         1,
     )
-    assert B.SUM_ORDER_SENSITIVE in conv.classes
+    assert B.SUM_ORDER_SENSITIVE in classes_hit(conv)
     padded = call(
         "conv_general",
         f(2.0, shape=(1, 1, 1)),
@@ -183,7 +179,7 @@ def test_matmul_conv_and_scatter_add_terms():
         (1,),
         1,
     )
-    assert {B.CONV_PADDING, B.POSITIVE_INF} <= padded.classes
+    assert {B.CONV_PADDING, B.POSITIVE_INF} <= classes_hit(padded)
     got = hits("scatter_add", f(2.0**24), i(0, 0), f(1.0, -(2.0**24)), 0)
     assert {B.SUM_ORDER_SENSITIVE, B.INDEX_DUPLICATE, B.INDEX_FIRST, B.INDEX_LAST} <= got
 
@@ -267,7 +263,7 @@ def test_indices_shapes_parameters_and_errors():
         B.CONV_RHS_DILATION,
         B.CONV_GROUPS,
         B.CONV_TWO_SPATIAL,
-    } <= conv.classes
+    } <= classes_hit(conv)
     bad = call(
         "conv_general",
         f(*range(6), shape=(1, 2, 3)),
@@ -278,7 +274,7 @@ def test_indices_shapes_parameters_and_errors():
         (1,),
         1,
     )
-    assert B.ERROR_SHAPE_MISMATCH in bad.classes
+    assert B.ERROR_SHAPE_MISMATCH in classes_hit(bad)
 
 
 def test_weak_classes():
@@ -377,7 +373,7 @@ def test_a_complete_run_has_nothing_missing():
 def test_a_withheld_class_and_an_unexercised_plan_are_reported():
     matrix = CoverageMatrix(SAMPLE)
     add = SAMPLE[0]
-    recorded = [e for e in boundary_examples(add) if B.TIE_TO_EVEN_UP not in e.classes]
+    recorded = [e for e in boundary_examples(add) if B.TIE_TO_EVEN_UP not in classes_hit(e)]
     for example in recorded:
         matrix.record(example)
     missing = matrix.missing()

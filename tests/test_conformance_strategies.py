@@ -14,14 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import oracle
-from conformance.classes.boundary import Boundary, Group, applicable_classes, classes_of_calls
-from conformance.generate.strategies import (
-    accumulator_choices,
-    boundary_examples,
-    calls,
-    invalid_calls,
-    weak_scalars,
-)
+from conformance.classes.applicability import applicable_classes
+from conformance.classes.boundary import Boundary, Group
+from conformance.generate.families import classes_hit, classes_of_calls
+from conformance.generate.primitives import accumulator_choices, weak_scalars
+from conformance.generate.strategies import boundary_examples, calls, invalid_calls
 from conformance.model import calls as calls_module
 from conformance.model.calls import SIGNATURES, Call, Family, family_of, literal, repro_namespace
 from oracle import (
@@ -111,8 +108,8 @@ def test_invalid_calls_keep_the_plan_and_name_one_fault(plan):
     def check(call):
         assert _reresolved(call) == plan
         assert call.raises
-        errors = {c for c in call.classes if c.group is Group.ERROR}
-        errors |= call.classes & {Boundary.INT32_RESULT_OVERFLOW}
+        errors = {c for c in classes_hit(call) if c.group is Group.ERROR}
+        errors |= classes_hit(call) & {Boundary.INT32_RESULT_OVERFLOW}
         assert errors, call
 
     check()
@@ -137,7 +134,7 @@ def test_boundary_examples_are_valid_exactly_when_they_declare_no_error():
                 assert isinstance(error, call.raises), (call, error)
             elif error is not None:
                 assert isinstance(error, OverflowError), (call, error)
-                assert Boundary.INT32_RESULT_OVERFLOW in call.classes, call
+                assert Boundary.INT32_RESULT_OVERFLOW in classes_hit(call), call
 
 
 # -- weak scalars and accumulators are derived by resolution -------------------

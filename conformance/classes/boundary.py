@@ -36,12 +36,10 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
-from conformance.model.calls import Call, Family, ParameterKind, family_of, parameters_of
+from conformance.model.calls import Family, ParameterKind, family_of, parameters_of
 from oracle import (
     Accumulation,
     Arithmetic,
@@ -60,11 +58,7 @@ __all__ = [
     "Boundary",
     "Group",
     "PlanFacts",
-    "applicable_classes",
-    "classes_hit",
-    "classes_of_calls",
     "plan_facts",
-    "rounding_classes",
 ]
 
 F32, I32, BOOL = DType.Float32, DType.Int32, DType.Bool
@@ -427,121 +421,6 @@ def plan_facts(plan: OperationPlan) -> PlanFacts:
 
 
 # ---------------------------------------------------------------------------
-# Applicability
-# ---------------------------------------------------------------------------
-
-_FLOAT_VALUE_CLASSES = frozenset(c for c in Boundary if c.group is Group.FLOAT_VALUE)
-_INT32_VALUE_CLASSES = frozenset(c for c in Boundary if c.group is Group.INT32_VALUE)
-
-
-@functools.cache
-def applicable_classes(plan: OperationPlan) -> frozenset[Boundary]:
-    """The boundary classes that can occur for *plan* (derived, see the module doc)."""
-    from conformance.generate import witness_tables  # its tables are built on this module
-
-    facts = plan_facts(plan)
-    family = facts.family
-    accumulation = plan.accumulation
-    classes: set[Boundary] = set()
-    if facts.float_positions:
-        classes |= _FLOAT_VALUE_CLASSES
-    if facts.int_positions:
-        classes |= _INT32_VALUE_CLASSES
-    if facts.converted_int_positions:
-        classes |= {B.INT32_TO_FLOAT32_TIE, B.INT32_TO_FLOAT32_INEXACT}
-    classes |= set(witness_tables.arithmetic_witnesses(plan))
-    if accumulation is Accumulation.EXACT_INTEGER:
-        classes |= {
-            B.INT32_RESULT_AT_LIMIT,
-            B.INT32_RESULT_JUST_OUTSIDE,
-            B.INT32_RESULT_OVERFLOW,
-            B.INT32_PARTIAL_SUM_OUTSIDE,
-        }
-        if facts.tensor_count == 2:
-            classes.add(B.INT32_TERM_OUTSIDE)
-    if accumulation in _SUM_ACCUMULATIONS:
-        classes |= {c for c in Boundary if c.group is Group.SUM} - {B.EMPTY_REDUCTION}
-    if accumulation is Accumulation.SEQUENTIAL_BINARY32_PRODUCT:
-        classes |= {c for c in Boundary if c.group is Group.PRODUCT}
-    extremum = facts.extremum_rule
-    if (family is Family.REDUCE and extremum is None) or family is Family.MATMUL:
-        classes.add(B.EMPTY_REDUCTION)
-    if extremum is not None or plan.operation in ELEMENTWISE_EXTREMA:
-        classes |= {
-            B.EXTREMUM_ZERO_TIE_NEG_FIRST,
-            B.EXTREMUM_ZERO_TIE_POS_FIRST,
-            B.EXTREMUM_NAN_FIRST,
-            B.EXTREMUM_NAN_LATER,
-        }
-    if extremum is not None:
-        classes.add(B.EXTREMUM_NANS_DIFFERENT_BITS)
-        if accumulation in (Accumulation.ARGMAX, Accumulation.ARGMIN):
-            classes.add(B.EXTREMUM_VALUE_TIE)
-        if family in (Family.REDUCE, Family.ARG):
-            classes.add(B.ERROR_EMPTY_EXTREMUM)
-    if family in (Family.SORT, Family.TOPK):
-        classes |= {
-            B.SORT_NAN,
-            B.SORT_NANS_DIFFERENT_BITS,
-            B.SORT_TIE,
-            B.SORT_ZEROS_NEG_FIRST,
-            B.SORT_ZEROS_POS_FIRST,
-        }
-    if family is Family.TOPK:
-        classes |= {B.TOPK_TIE_AT_CUTOFF, B.TOPK_NAN_SELECTED}
-    if facts.index_positions:
-        classes |= {
-            B.INDEX_FIRST,
-            B.INDEX_LAST,
-            B.INDEX_EMPTY,
-            B.ERROR_INDEX_NEGATIVE,
-            B.ERROR_INDEX_TOO_LARGE,
-        }
-        classes.add(B.ERROR_SCATTER_DUPLICATE if family is Family.SCATTER else B.INDEX_DUPLICATE)
-    if facts.bool_positions:
-        classes.add(B.CONDITION_MIXED)
-    for position in facts.weak_positions:
-        classes |= set(witness_tables._weak_table(plan)[position])
-    # shapes
-    classes.add(B.SHAPE_EMPTY)
-    if family in (Family.ELEMENTWISE, Family.REDUCE, Family.ARG) or facts.index_positions:
-        classes.add(B.SHAPE_SCALAR)
-    if family is Family.ELEMENTWISE and facts.tensor_count >= 2:
-        classes |= {B.SHAPE_BROADCAST, B.ERROR_SHAPE_MISMATCH}
-    if family in (Family.MATMUL, Family.CONV, Family.SCATTER, Family.SCATTER_ADD):
-        classes.add(B.ERROR_SHAPE_MISMATCH)
-    # parameters, from their kinds
-    for name, kind in facts.parameter_kinds:
-        if kind in (ParameterKind.AXES, ParameterKind.OPTIONAL_AXIS):
-            classes.add(B.AXIS_NONE)
-        if kind is ParameterKind.AXES:
-            classes |= {B.AXIS_MULTIPLE, B.AXIS_EMPTY_TUPLE}
-        if name == "axis":
-            classes |= {B.AXIS_NEGATIVE, B.ERROR_BAD_AXIS}
-        if name == "keepdims":
-            classes.add(B.KEEPDIMS)
-        if name == "descending":
-            classes.add(B.SORT_DESCENDING)
-        if name in _CHECKED_PARAMETERS:
-            classes.add(B.ERROR_BAD_PARAMETER)
-        if name == "largest":
-            classes.add(B.TOPK_SMALLEST)
-        if kind is ParameterKind.COUNT:
-            classes |= {B.TOPK_K_ZERO, B.TOPK_K_ALL}
-        if kind is ParameterKind.PADDING:
-            classes.add(B.CONV_PADDING)
-        if kind is ParameterKind.GROUPS:
-            classes |= {B.CONV_GROUPS, B.CONV_TWO_SPATIAL}
-        if name == "window_strides":
-            classes.add(B.CONV_STRIDE)
-        if name == "lhs_dilation":
-            classes.add(B.CONV_LHS_DILATION)
-        if name == "rhs_dilation":
-            classes.add(B.CONV_RHS_DILATION)
-    return frozenset(classes)
-
-
-# ---------------------------------------------------------------------------
 # Measurement
 # ---------------------------------------------------------------------------
 
@@ -554,47 +433,3 @@ def _neighbours(a: Fraction) -> tuple[Fraction, Fraction]:
     quantum = Fraction(2) ** max(e - 23, -149)
     lo = (a // quantum) * quantum
     return lo, lo + quantum
-
-
-def rounding_classes(exact: Fraction) -> set[Boundary]:
-    """The rounding classes of an exact result (:mod:`conformance.generate.families.measures`)."""
-    from conformance.generate.families.measures import rounding_classes as measured
-
-    return measured(exact)
-
-
-def classes_hit(call: Call) -> frozenset[Boundary]:
-    """The boundary classes *call* hits, measured from its actual values by its
-    family's module (:func:`conformance.generate.families.classes_hit`)."""
-    from conformance.generate.families import classes_hit as measured
-
-    return measured(call)
-
-
-def classes_of_calls(calls: Iterable[Call]) -> frozenset[Boundary]:
-    """The union of the classes a collection of calls hits."""
-    result: set[Boundary] = set()
-    for call in calls:
-        result |= call.classes
-    return frozenset(result)
-
-
-#: names that live in conformance.generate.witness_tables, still readable here
-_WITNESS_NAMES = frozenset(
-    (
-        "FLOAT_WITNESSES INT32_WITNESSES WEAK_REPRESENTATIVES _COMMUTATIVE _EXACT_FLOAT "
-        "_EXACT_INT _FLOAT32_ONLY_WEAK _JUST_OUTSIDE_ADD _MS _NEUTRAL_WEAK _ONE_MINUS "
-        "_WITNESS_NAME _div_near_tie _double_rounds _exact_fraction _first_completion _int_pow "
-        "_is_midpoint _materialised _mul_near_tie _neutral_weak _policy_with _policy_with_neutral "
-        "_same_exact _same_value _selects _weak_forms _weak_table arithmetic_witnesses "
-        "fit_operands weak_class_values weak_classes_of weak_representatives "
-    ).split()
-)
-
-
-def __getattr__(name: str) -> Any:
-    if name in _WITNESS_NAMES:
-        from conformance.generate import witness_tables
-
-        return getattr(witness_tables, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -48,6 +48,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from conformance.generate.families import classes_hit
 from conformance.model.capabilities import features_of, first_feature
 from oracle import binary32
 
@@ -149,7 +150,7 @@ def warning_flag(category: str, message: str) -> str:
 def _boundary(call: Any, expectation: Any) -> str:
     """The error class of an invalid call, else the exception type that was due."""
     try:
-        classes = sorted(call.classes, key=lambda c: c.name)
+        classes = sorted(classes_hit(call), key=lambda c: c.name)
     except Exception:
         classes = []
     for boundary in classes:

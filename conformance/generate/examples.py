@@ -3,7 +3,7 @@ applicable input class.
 
 :func:`boundary_examples` joins, per plan: special values per operand
 (:func:`_value_examples`), the arithmetic witnesses of
-:mod:`conformance.generate.witness_tables` (:func:`_arithmetic_examples`), groups for
+:mod:`conformance.classes.witness_tables` (:func:`_arithmetic_examples`), groups for
 sums, products, extrema and orders (:func:`_group_examples`), weak-scalar
 representatives (:func:`_weak_examples`) and the structural examples of the
 plan's family module (:mod:`conformance.generate.families`), then the same first call
@@ -18,8 +18,9 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from conformance.classes import boundary as boundaries
+from conformance.classes import witness_tables
 from conformance.classes.boundary import (
+    ELEMENTWISE_EXTREMA,
     INT32_MAX,
     INT32_MIN,
     MAX_FINITE,
@@ -27,7 +28,14 @@ from conformance.classes.boundary import (
     Boundary,
     plan_facts,
 )
-from conformance.generate.strategies import (
+from conformance.classes.witness_tables import (
+    arithmetic_witnesses,
+    weak_class_values,
+    weak_representatives,
+)
+from conformance.generate.families import classes_hit, module_of
+from conformance.generate.primitives import (
+    _CONV_1D_PLAIN,
     _INF,
     _NAN,
     _NAN_NEGATIVE,
@@ -35,13 +43,10 @@ from conformance.generate.strategies import (
     SPECIAL_FLOATS,
     SPECIAL_INT32S,
     _make,
+    _neutral,
     _operand_dtype,
+    _tensor_of,
     accumulator_choices,
-)
-from conformance.generate.witness_tables import (
-    arithmetic_witnesses,
-    weak_class_values,
-    weak_representatives,
 )
 from conformance.model.calls import Call, Family
 from oracle import (
@@ -111,19 +116,6 @@ ORDER_GROUPS: tuple[tuple[tuple[float, ...], int, bool], ...] = (
     ((0.0, -0.0), 1, True),
 )
 _CONVERSION_INTS = (2**24 + 1, 2**25 + 1, -(2**24 + 3))
-#: conv_general parameters of one spatial dimension: stride 1, no padding, no
-#: dilation, one group
-_CONV_1D_PLAIN: dict[str, Any] = {
-    "window_strides": (1,),
-    "padding": ((0, 0),),
-    "lhs_dilation": (1,),
-    "rhs_dilation": (1,),
-    "feature_group_count": 1,
-}
-
-
-def _neutral(dtype: Any) -> Any:
-    return {F32: 1.0, I32: 1, BOOL: True}[dtype]
 
 
 def _fits(dtype: Any, values: Sequence[Any]) -> bool:
@@ -132,11 +124,6 @@ def _fits(dtype: Any, values: Sequence[Any]) -> bool:
     if dtype is I32:
         return all(isinstance(v, int) and INT32_MIN <= v <= INT32_MAX for v in values)
     return False
-
-
-def _tensor_of(dtype: Any, values: Sequence[Any], shape: tuple[int, ...] | None = None) -> Tensor:
-    values = tuple(values)
-    return Tensor(dtype, (len(values),) if shape is None else shape, values)
 
 
 def _elementwise_rows(plan: OperationPlan, rows: Sequence[Sequence[Any]], note: str) -> list[Call]:
@@ -168,7 +155,7 @@ def _neutral_row(plan: OperationPlan) -> list[Any]:
 
 
 def _fit_row(plan: OperationPlan, row: Sequence[Any]) -> tuple[Any, ...] | None:
-    return boundaries.fit_operands(plan, row)
+    return witness_tables.fit_operands(plan, row)
 
 
 def _embed(
@@ -276,7 +263,7 @@ def _arithmetic_examples(plan: OperationPlan) -> list[Call]:
         for row in rows[:1] if cls is not B.INT32_RESULT_OVERFLOW else rows:
             raises = ()
             call = _elementwise_rows(plan, [row], f"witness of {cls.name}")[0]
-            if B.INT32_RESULT_OVERFLOW in call.classes:
+            if B.INT32_RESULT_OVERFLOW in classes_hit(call):
                 raises = (OverflowError,)
                 call = Call(
                     call.operation, call.args, call.accumulator_dtype, call.plan, raises, call.note
@@ -308,7 +295,7 @@ def _group_examples(plan: OperationPlan) -> list[Call]:
         call = _embed(plan, group, note, **options)
         if call is None:
             continue
-        if B.INT32_RESULT_OVERFLOW in call.classes:
+        if B.INT32_RESULT_OVERFLOW in classes_hit(call):
             call = Call(
                 call.operation,
                 call.args,
@@ -318,7 +305,7 @@ def _group_examples(plan: OperationPlan) -> list[Call]:
                 call.note,
             )
         calls_.append(call)
-    if plan.operation in boundaries.ELEMENTWISE_EXTREMA:
+    if plan.operation in ELEMENTWISE_EXTREMA:
         calls_ += _elementwise_extremum_examples(plan)
     if facts.family in (Family.MATMUL, Family.CONV) and all(
         _operand_dtype(plan, i) is F32 for i in (0, 1)
@@ -349,7 +336,7 @@ def _rounded_products_example(plan: OperationPlan) -> Call:
 
 def _elementwise_extremum_examples(plan: OperationPlan) -> list[Call]:
     rows = []
-    for first, second, _rule in boundaries.ELEMENTWISE_EXTREMA[plan.operation]:
+    for first, second, _rule in ELEMENTWISE_EXTREMA[plan.operation]:
         for a, b in ((-0.0, 0.0), (0.0, -0.0), (_NAN, 1.0), (1.0, _NAN)):
             row = _neutral_row(plan)
             row[first], row[second] = a, b
@@ -369,27 +356,9 @@ def _weak_examples(plan: OperationPlan) -> list[Call]:
     return calls_
 
 
-def _elementwise_shaped(
-    plan: OperationPlan, shapes: Sequence[tuple[int, ...]], note: str, raises: tuple = ()
-) -> Call:
-    shapes_iter = iter(shapes)
-    weak = weak_representatives(plan)
-    operands = []
-    for position, operand in enumerate(plan.operands):
-        if operand.role is OperandRole.WEAK_SCALAR:
-            operands.append(weak[position][0])
-            continue
-        shape = next(shapes_iter)
-        size = math.prod(shape)
-        operands.append(Tensor(operand.dtype, shape, (_neutral(operand.dtype),) * size))
-    return _make(plan, operands, raises=raises, note=note)
-
-
 def _structural_examples(plan: OperationPlan) -> list[Call]:
     """Shapes, parameters, indices and error paths: the plan's family module's
     ``structural_examples`` (:mod:`conformance.generate.families`)."""
-    from conformance.generate.families import module_of  # the family modules build on this one
-
     facts = plan_facts(plan)
     d0 = _operand_dtype(plan, 0)
 

@@ -9,7 +9,7 @@ here, by :func:`examples`:
   (:data:`FLOAT_PALETTE`, :data:`INT_PALETTE`, both Bools) per operand, one
   call per combination of weak values;
 * an elementwise plan with Int32 arithmetic: the constructive operand pairs of
-  :func:`conformance.classes.boundary.arithmetic_witnesses` (results at and one
+  :func:`conformance.classes.witness_tables.arithmetic_witnesses` (results at and one
   past the Int32 range), one call each (an overflow fails the whole call);
 * the other families: *structural examples*, groups of terms placed in one
   call of the family (the reduced axis, one row of a matmul whose other
@@ -108,7 +108,7 @@ def _palette_calls(plan: OperationPlan) -> list[Call]:
 
 
 def _int32_pair_calls(plan: OperationPlan) -> list[Call]:
-    from conformance.generate.witness_tables import (
+    from conformance.classes.witness_tables import (
         arithmetic_witnesses,
     )
 

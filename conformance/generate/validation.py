@@ -29,7 +29,7 @@ import math
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from conformance.generate.strategies import accumulator_choices
+from conformance.generate.primitives import accumulator_choices
 from conformance.model.calls import Call, Family, family_of, forward_arguments
 from oracle import DType, OperationPlan, Tensor, expected
 from oracle.planner import OperandRole

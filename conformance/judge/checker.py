@@ -19,6 +19,7 @@ from typing import Any
 
 from conformance.classes.result import result_classes_hit
 from conformance.findings.finding import Finding, findings_of
+from conformance.generate.families import classes_hit
 from conformance.judge.profiles import PROFILES, Profile
 from conformance.judge.runner import (
     OracleError,
@@ -164,9 +165,9 @@ class Checker:
     def _record_coverage(self, call: Call, outcome: Outcome) -> None:
         """Count the input classes of *call* and the result classes of its expected value."""
         try:
-            classes = call.classes
+            classes = classes_hit(call)
         except Exception as error:
-            raise OracleError(call, error, "conformance.classes.boundary.classes_hit") from error
+            raise OracleError(call, error, "conformance.generate.families.classes_hit") from error
         try:
             results = call._cache.get("result_classes")  # the same call on another backend
             if results is None:
@@ -214,7 +215,7 @@ class Checker:
             self._seen.add(call)
             self.not_supported.update(needed)
             with contextlib.suppress(Exception):  # coverage of a call not judged: best effort
-                self.skipped_hits.update(c.name for c in call.classes)
+                self.skipped_hits.update(c.name for c in classes_hit(call))
             with contextlib.suppress(Exception):
                 self.skipped_result_hits.update(c.name for c in result_classes_hit(call))
         return False

@@ -5,10 +5,10 @@ A :class:`CoverageMatrix` has one row per plan (by default every plan of
 kinds of column: one per input class (:class:`~conformance.classes.boundary.Boundary`)
 and one per result class (:class:`~conformance.classes.result.ResultClass`).
 :meth:`~CoverageMatrix.record` adds a call: its plan's call count grows, every
-input class the call *measurably* hits (:func:`~conformance.classes.boundary.classes_hit`)
+input class the call *measurably* hits (:func:`~conformance.generate.families.classes_hit`)
 is counted, and so is every result class its expected value hits
 (:func:`~conformance.classes.result.result_classes_hit`).  Classes a plan
-cannot see (:func:`~conformance.classes.boundary.applicable_classes`,
+cannot see (:func:`~conformance.classes.applicability.applicable_classes`,
 :func:`~conformance.classes.result.applicable_result_classes`) are never
 required.
 
@@ -31,8 +31,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from conformance.classes.boundary import Boundary, applicable_classes
+from conformance.classes.applicability import applicable_classes
+from conformance.classes.boundary import Boundary
 from conformance.classes.result import ResultClass, applicable_result_classes, result_classes_hit
+from conformance.generate.families import classes_hit
 from conformance.model.calls import Call
 from oracle import OperationPlan, resolvable_plans
 from oracle.expectation import Expectation
@@ -64,7 +66,7 @@ class CoverageMatrix:
         The result classes are measured on *expectation* (``oracle.expected``
         of the call, computed when None).
         """
-        classes = call.classes
+        classes = classes_hit(call)
         self.record_classes(call.plan, classes, result_classes_hit(call, expectation))
         return classes
 

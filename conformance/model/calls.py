@@ -5,7 +5,7 @@ oracle or on a backend: the operation name, its full forward arguments
 (:class:`oracle.Tensor` operands, weak Python scalars and the non-dtype
 parameters, in forward-argument order), the requested accumulator dtype, the
 plan the call is meant to exercise and, derived from its values by
-:func:`conformance.classes.boundary.classes_hit`, the boundary classes it hits.
+:func:`conformance.generate.families.classes_hit`, the boundary classes it hits.
 
 Which forward arguments are dtype operands comes from the registry
 (``OperationSpec.dtype_operand_positions``); each operation's family and the
@@ -279,15 +279,6 @@ class Call:
         if self.accumulator_dtype is None:
             return {}
         return {"accumulator_dtype": self.accumulator_dtype}
-
-    @property
-    def classes(self) -> frozenset:
-        """The boundary classes this call's values hit (measured, cached)."""
-        if "classes" not in self._cache:
-            from conformance.classes.boundary import classes_hit
-
-            self._cache["classes"] = classes_hit(self)
-        return self._cache["classes"]
 
     # -- reproduction ---------------------------------------------------------
 

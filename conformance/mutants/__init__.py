@@ -207,6 +207,7 @@ def kill(name: str, profile: str = "ci") -> dict[str, Any]:
     value.
     """
     from conformance.classes.result import result_classes_hit
+    from conformance.generate.families import classes_hit
     from conformance.judge.checker import Checker, HungCall, NonConformance
     from conformance.judge.checks import CHECKS, applies
     from conformance.judge.profiles import PROFILES
@@ -224,7 +225,7 @@ def kill(name: str, profile: str = "ci") -> dict[str, Any]:
                 CHECKS[kind](checker)
             except (NonConformance, HungCall) as failure:
                 call = checker.killing_call
-                classes = sorted(c.name for c in call.classes) if call is not None else []
+                classes = sorted(c.name for c in classes_hit(call)) if call is not None else []
                 results = sorted(c.name for c in result_classes_hit(call)) if call else []
                 report = failure.report
                 return {

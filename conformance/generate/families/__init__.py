@@ -44,11 +44,11 @@ from conformance.classes.boundary import (
     PlanFacts,
     plan_facts,
 )
-from conformance.generate.families import conv, elementwise, indexed, matmul, reduction
-from conformance.generate.families.measures import Invalid, _float_value_classes, _int_value_classes
-from conformance.generate.witness_tables import (
+from conformance.classes.witness_tables import (
     weak_classes_of,
 )
+from conformance.generate.families import conv, elementwise, indexed, matmul, reduction
+from conformance.generate.families.measures import Invalid, _float_value_classes, _int_value_classes
 from conformance.model.calls import Call, Family
 from oracle import OperationPlan, Tensor
 
@@ -84,7 +84,15 @@ def module_of(family: Family) -> ModuleType:
 
 
 def classes_hit(call: Call) -> frozenset[Boundary]:
-    """The boundary classes *call* hits, measured from its actual values."""
+    """The boundary classes *call* hits, measured from its actual values (cached
+    on the call: a Call is immutable)."""
+    cached = call._cache.get("classes")
+    if cached is None:
+        cached = call._cache["classes"] = _measure(call)
+    return cached
+
+
+def _measure(call: Call) -> frozenset[Boundary]:
     facts = plan_facts(call.plan)
     plan = call.plan
     operands, parameters = call.operands, call.parameters
@@ -114,5 +122,5 @@ def classes_of_calls(calls: Iterable[Call]) -> frozenset[Boundary]:
     """The union of the classes a collection of calls hits."""
     result: set[Boundary] = set()
     for call in calls:
-        result |= call.classes
+        result |= classes_hit(call)
     return frozenset(result)

@@ -19,14 +19,12 @@ from conformance.classes.boundary import (
     B,
     PlanFacts,
 )
-from conformance.generate.examples import (
-    _CONV_1D_PLAIN,
-)
 from conformance.generate.families.measures import Invalid as _Invalid
 from conformance.generate.families.measures import (
     _sum_classes,
 )
-from conformance.generate.strategies import (
+from conformance.generate.primitives import (
+    _CONV_1D_PLAIN,
     _finish,
     _make,
     _operand_dtype,

@@ -25,8 +25,10 @@ from conformance.classes.boundary import (
     PlanFacts,
     plan_facts,
 )
-from conformance.generate.examples import (
-    _elementwise_shaped,
+from conformance.classes.witness_tables import (
+    _EXACT_FLOAT,
+    _EXACT_INT,
+    _exact_fraction,
 )
 from conformance.generate.families.measures import Invalid as _Invalid
 from conformance.generate.families.measures import (
@@ -34,19 +36,15 @@ from conformance.generate.families.measures import (
     _int_result_classes,
     rounding_classes,
 )
-from conformance.generate.strategies import (
+from conformance.generate.primitives import (
     _SHAPES,
     _broadcast_shapes,
+    _elementwise_shaped,
     _finish,
     _make,
     _operand_dtype,
     _tensor,
     _weak_values,
-)
-from conformance.generate.witness_tables import (
-    _EXACT_FLOAT,
-    _EXACT_INT,
-    _exact_fraction,
 )
 from conformance.model.calls import Call, Family
 from oracle import Arithmetic, OperandRole, OperationPlan, Tensor, binary32

@@ -23,20 +23,18 @@ from conformance.classes.boundary import (
     PlanFacts,
     plan_facts,
 )
-from conformance.generate.examples import (
-    _tensor_of,
-)
 from conformance.generate.families.measures import Invalid as _Invalid
 from conformance.generate.families.measures import (
     _sum_classes,
 )
 from conformance.generate.families.reduction import _axis_ok
-from conformance.generate.strategies import (
+from conformance.generate.primitives import (
     _AXIS_ERRORS,
     _finish,
     _make,
     _operand_dtype,
     _tensor,
+    _tensor_of,
 )
 from conformance.model.calls import Call, Family
 from oracle import OperationPlan, Tensor

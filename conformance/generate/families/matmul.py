@@ -20,7 +20,7 @@ from conformance.generate.families.measures import Invalid as _Invalid
 from conformance.generate.families.measures import (
     _sum_classes,
 )
-from conformance.generate.strategies import (
+from conformance.generate.primitives import (
     _finish,
     _make,
     _operand_dtype,

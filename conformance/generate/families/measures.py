@@ -25,7 +25,7 @@ from conformance.classes.boundary import (
     Boundary,
     _neighbours,
 )
-from conformance.generate.witness_tables import (
+from conformance.classes.witness_tables import (
     _is_midpoint,
 )
 from oracle import binary32

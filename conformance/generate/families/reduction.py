@@ -28,7 +28,7 @@ from conformance.generate.families.measures import (
     _product_classes,
     _sum_classes,
 )
-from conformance.generate.strategies import (
+from conformance.generate.primitives import (
     _AXIS_ERRORS,
     _SHAPES,
     _finish,

@@ -8,7 +8,7 @@ range, ...); :func:`arithmetic_witnesses` fits them to a plan's operands
 weak-scalar class and :func:`weak_classes_of` measures the classes of a weak
 value; :func:`weak_class_values` lists, per weak position of a plan, the
 classes that apply with their representatives.  Applicability
-(:func:`conformance.classes.boundary.applicable_classes`) and the constructive
+(:func:`conformance.classes.applicability.applicable_classes`) and the constructive
 examples (:mod:`conformance.generate.strategies`) read these tables.
 """
 

@@ -1,0 +1,140 @@
+"""Which boundary classes can occur for a plan: derived from the plan, never declared.
+
+:func:`applicable_classes` reads the plan's operand roles and source/compute
+dtypes, compute arithmetic, accumulation, output dtype and the operation's
+call family (:func:`~conformance.classes.boundary.plan_facts`); which
+rounding, range and Int32-result classes an exact arithmetic operation can
+reach, and which weak-scalar classes a plan can see, are the witness tables
+of :mod:`conformance.classes.witness_tables`.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from conformance.classes import witness_tables
+from conformance.classes.boundary import (
+    _CHECKED_PARAMETERS,
+    _SUM_ACCUMULATIONS,
+    ELEMENTWISE_EXTREMA,
+    Boundary,
+    Group,
+    plan_facts,
+)
+from conformance.model.calls import Family, ParameterKind
+from oracle import Accumulation, OperationPlan
+
+__all__ = ["applicable_classes"]
+
+B = Boundary
+
+
+# ---------------------------------------------------------------------------
+
+_FLOAT_VALUE_CLASSES = frozenset(c for c in Boundary if c.group is Group.FLOAT_VALUE)
+_INT32_VALUE_CLASSES = frozenset(c for c in Boundary if c.group is Group.INT32_VALUE)
+
+
+@functools.cache
+def applicable_classes(plan: OperationPlan) -> frozenset[Boundary]:
+    """The boundary classes that can occur for *plan* (derived, see the module doc)."""
+    facts = plan_facts(plan)
+    family = facts.family
+    accumulation = plan.accumulation
+    classes: set[Boundary] = set()
+    if facts.float_positions:
+        classes |= _FLOAT_VALUE_CLASSES
+    if facts.int_positions:
+        classes |= _INT32_VALUE_CLASSES
+    if facts.converted_int_positions:
+        classes |= {B.INT32_TO_FLOAT32_TIE, B.INT32_TO_FLOAT32_INEXACT}
+    classes |= set(witness_tables.arithmetic_witnesses(plan))
+    if accumulation is Accumulation.EXACT_INTEGER:
+        classes |= {
+            B.INT32_RESULT_AT_LIMIT,
+            B.INT32_RESULT_JUST_OUTSIDE,
+            B.INT32_RESULT_OVERFLOW,
+            B.INT32_PARTIAL_SUM_OUTSIDE,
+        }
+        if facts.tensor_count == 2:
+            classes.add(B.INT32_TERM_OUTSIDE)
+    if accumulation in _SUM_ACCUMULATIONS:
+        classes |= {c for c in Boundary if c.group is Group.SUM} - {B.EMPTY_REDUCTION}
+    if accumulation is Accumulation.SEQUENTIAL_BINARY32_PRODUCT:
+        classes |= {c for c in Boundary if c.group is Group.PRODUCT}
+    extremum = facts.extremum_rule
+    if (family is Family.REDUCE and extremum is None) or family is Family.MATMUL:
+        classes.add(B.EMPTY_REDUCTION)
+    if extremum is not None or plan.operation in ELEMENTWISE_EXTREMA:
+        classes |= {
+            B.EXTREMUM_ZERO_TIE_NEG_FIRST,
+            B.EXTREMUM_ZERO_TIE_POS_FIRST,
+            B.EXTREMUM_NAN_FIRST,
+            B.EXTREMUM_NAN_LATER,
+        }
+    if extremum is not None:
+        classes.add(B.EXTREMUM_NANS_DIFFERENT_BITS)
+        if accumulation in (Accumulation.ARGMAX, Accumulation.ARGMIN):
+            classes.add(B.EXTREMUM_VALUE_TIE)
+        if family in (Family.REDUCE, Family.ARG):
+            classes.add(B.ERROR_EMPTY_EXTREMUM)
+    if family in (Family.SORT, Family.TOPK):
+        classes |= {
+            B.SORT_NAN,
+            B.SORT_NANS_DIFFERENT_BITS,
+            B.SORT_TIE,
+            B.SORT_ZEROS_NEG_FIRST,
+            B.SORT_ZEROS_POS_FIRST,
+        }
+    if family is Family.TOPK:
+        classes |= {B.TOPK_TIE_AT_CUTOFF, B.TOPK_NAN_SELECTED}
+    if facts.index_positions:
+        classes |= {
+            B.INDEX_FIRST,
+            B.INDEX_LAST,
+            B.INDEX_EMPTY,
+            B.ERROR_INDEX_NEGATIVE,
+            B.ERROR_INDEX_TOO_LARGE,
+        }
+        classes.add(B.ERROR_SCATTER_DUPLICATE if family is Family.SCATTER else B.INDEX_DUPLICATE)
+    if facts.bool_positions:
+        classes.add(B.CONDITION_MIXED)
+    for position in facts.weak_positions:
+        classes |= set(witness_tables._weak_table(plan)[position])
+    # shapes
+    classes.add(B.SHAPE_EMPTY)
+    if family in (Family.ELEMENTWISE, Family.REDUCE, Family.ARG) or facts.index_positions:
+        classes.add(B.SHAPE_SCALAR)
+    if family is Family.ELEMENTWISE and facts.tensor_count >= 2:
+        classes |= {B.SHAPE_BROADCAST, B.ERROR_SHAPE_MISMATCH}
+    if family in (Family.MATMUL, Family.CONV, Family.SCATTER, Family.SCATTER_ADD):
+        classes.add(B.ERROR_SHAPE_MISMATCH)
+    # parameters, from their kinds
+    for name, kind in facts.parameter_kinds:
+        if kind in (ParameterKind.AXES, ParameterKind.OPTIONAL_AXIS):
+            classes.add(B.AXIS_NONE)
+        if kind is ParameterKind.AXES:
+            classes |= {B.AXIS_MULTIPLE, B.AXIS_EMPTY_TUPLE}
+        if name == "axis":
+            classes |= {B.AXIS_NEGATIVE, B.ERROR_BAD_AXIS}
+        if name == "keepdims":
+            classes.add(B.KEEPDIMS)
+        if name == "descending":
+            classes.add(B.SORT_DESCENDING)
+        if name in _CHECKED_PARAMETERS:
+            classes.add(B.ERROR_BAD_PARAMETER)
+        if name == "largest":
+            classes.add(B.TOPK_SMALLEST)
+        if kind is ParameterKind.COUNT:
+            classes |= {B.TOPK_K_ZERO, B.TOPK_K_ALL}
+        if kind is ParameterKind.PADDING:
+            classes.add(B.CONV_PADDING)
+        if kind is ParameterKind.GROUPS:
+            classes |= {B.CONV_GROUPS, B.CONV_TWO_SPATIAL}
+        if name == "window_strides":
+            classes.add(B.CONV_STRIDE)
+        if name == "lhs_dilation":
+            classes.add(B.CONV_LHS_DILATION)
+        if name == "rhs_dilation":
+            classes.add(B.CONV_RHS_DILATION)
+    return frozenset(classes)
