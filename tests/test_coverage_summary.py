@@ -3,7 +3,7 @@
 from collections import Counter
 
 import backends
-from conformance.classes.result import applicable_result_classes
+from conformance.generate.witnesses import applicable_result_classes
 from conformance.judge.checker import Checker
 from conformance.judge.checks import check_boundary
 from conformance.judge.profiles import PROFILES

@@ -8,10 +8,10 @@ from conformance.classes.result import (
     RULES,
     Group,
     ResultClass,
-    applicable_result_classes,
     candidate_classes,
     result_classes_hit,
 )
+from conformance.generate.witnesses import applicable_result_classes
 from conformance.model.calls import Call
 from oracle import DType, Tensor, binary32, resolvable_plans, resolve_operation_plan
 

@@ -10,14 +10,10 @@ import numpy as np
 import pytest
 
 import backends
-from conformance.classes.result import (
-    HARD_TO_ROUND_ULPS,
-    ResultClass,
-    applicable_result_classes,
-    result_classes_hit,
-)
+from conformance.classes.result import HARD_TO_ROUND_ULPS, ResultClass, result_classes_hit
 from conformance.exhaustive import plan_ids
 from conformance.generate import witnesses
+from conformance.generate.witnesses import applicable_result_classes
 from conformance.judge.runner import run_call
 from conformance.mutants import result as result_mutants
 from oracle import DType, binary32, expected, resolvable_plans

@@ -15,8 +15,9 @@ Three functions relate the catalogue to plans and calls:
   arithmetic and accumulation, the operation's conformance class and call
   family (the rules are the table :data:`RULES` and the notes in
   ``docs/result-classes.md``);
-* :func:`applicable_result_classes` narrows the candidates to the classes
-  some input of the plan is *known* to reach: for a unary plan the classes
+* :func:`~conformance.generate.witnesses.applicable_result_classes` narrows the
+  candidates to the classes some input of the plan is *known* to reach: for a
+  unary plan the classes
   the witness search found over the whole input space
   (:mod:`conformance.generate.witnesses`), for an elementwise plan the classes its
   palette search found; the other families keep their candidates;
@@ -44,6 +45,7 @@ from typing import Any
 import numpy as np
 
 from conformance.classes import result_values, unary
+from conformance.classes.boundary import ELEMENTWISE_EXTREMA
 from conformance.classes.unary import Kind, is_unary
 from conformance.model.calls import Call, Family, family_of
 from oracle import (
@@ -66,7 +68,6 @@ __all__ = [
     "RULES",
     "Group",
     "ResultClass",
-    "applicable_result_classes",
     "candidate_classes",
     "result_classes_hit",
 ]
@@ -200,7 +201,6 @@ _COMBINING = (
 
 
 def _elementwise_extrema(plan: OperationPlan) -> tuple[tuple[int, int, str], ...]:
-    from conformance.classes.boundary import ELEMENTWISE_EXTREMA
 
     return ELEMENTWISE_EXTREMA.get(plan.operation, ())
 
@@ -286,23 +286,6 @@ def candidate_classes(plan: OperationPlan) -> frozenset[ResultClass]:
     for rule in RULES.values():
         found |= rule(plan)
     return frozenset(found)
-
-
-@functools.cache
-def applicable_result_classes(plan: OperationPlan) -> frozenset[ResultClass]:
-    """The candidates of *plan* that some input is known to reach.
-
-    Unary plans: the classes the witness search found (``witnesses.json``);
-    other elementwise plans: the classes their palette search found; every
-    other family: all its candidates (its structural examples reach them,
-    which ``tests/test_witnesses.py`` checks).
-    """
-    from conformance.generate.witnesses import reached_classes
-
-    candidates = candidate_classes(plan)
-    if family_of(plan.operation) is Family.ELEMENTWISE:
-        return candidates & reached_classes(plan)
-    return candidates
 
 
 # ---------------------------------------------------------------------------

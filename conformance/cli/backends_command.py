@@ -21,6 +21,7 @@ import importlib.util
 import json
 from typing import Any
 
+import backends
 from backends.errors import BackendLoadError
 from conformance.report.terminal_table import render_table
 
@@ -52,7 +53,6 @@ def _device_present(name: str) -> tuple[bool | None, str | None]:
     decided by loading it as ``--backend name`` does, and the adapter's message
     when not; ``(None, message)`` when the adapter does not load even on the CPU
     (a broken installation, not an absent device)."""
-    import backends
 
     try:
         backends.get(name.partition(":")[0])
@@ -72,7 +72,6 @@ def rows() -> list[dict[str, Any]]:
     is nothing to check: no device named, the CPU, or the library missing) and
     ``device_problem`` (the adapter's message when the device is absent or the
     adapter does not load)."""
-    import backends
 
     found = []
     for name in backends.known_names():

@@ -22,11 +22,15 @@ import difflib
 import sys
 from typing import Any
 
+import backends
 from conformance.model.literals import format_value, parse_argument
 from conformance.model.options import ulp_count
 from conformance.model.sanitize import terminal_text
 from conformance.model.versions import backend_version
 from oracle import DType, Tensor
+from oracle.evaluate import expected
+from oracle.limits import OracleLimitError
+from oracle.planner import registered_operations
 
 __all__ = ["add_arguments", "main"]
 
@@ -70,10 +74,6 @@ def _describe(value: Any) -> str:
 
 
 def main(arguments: argparse.Namespace) -> int:
-    import backends
-    from oracle.evaluate import expected
-    from oracle.limits import OracleLimitError
-    from oracle.planner import registered_operations
 
     operations = [spec.name for spec in registered_operations()]
     if arguments.operation not in operations:

@@ -28,9 +28,13 @@ from typing import Any
 import numpy as np
 from hypothesis import given, settings
 
+import backends
 from conformance.findings.finding import findings_of, group
 from conformance.generate import corpus as corpus_module
 from conformance.generate.strategies import boundary_examples, calls, invalid_calls
+from conformance.judge.checks import applies
+from conformance.judge.corpus_check import _chunks, _single_case, _to_array
+from conformance.judge.profiles import PROFILES
 from conformance.judge.runner import (
     OracleError,
     Outcome,
@@ -166,7 +170,6 @@ def compare_call(comparison: Comparison, backends_: tuple[Any, Any], call: Call,
 def _compare_corpus(comparison: Comparison, backends_: tuple[Any, Any], level: int,
                     timeout: float | None) -> None:  # fmt: skip
     """The corpus on both sides, vectorised; each differing case is re-run alone."""
-    from conformance.judge.corpus_check import _chunks, _single_case, _to_array
 
     plan = comparison.plan
     pieces: list[list[np.ndarray]] = [[], []]
@@ -201,7 +204,6 @@ def _compare_corpus(comparison: Comparison, backends_: tuple[Any, Any], level: i
 def diff_plan(labels: tuple[str, str], backends_: tuple[Any, Any], plan: OperationPlan,
               profile: Any, timeout: float | None = 10.0) -> Comparison:  # fmt: skip
     """Compare two backends on every call the suite makes for *plan* under *profile*."""
-    from conformance.judge.checks import applies
 
     comparison = Comparison(labels, plan)
     for call in boundary_examples(plan):
@@ -237,8 +239,6 @@ def _say(text: str, file: Any = None) -> None:
 
 def main(arguments: argparse.Namespace) -> int:
     """``plancheck diff`` (its options are declared in :mod:`conformance.cli`)."""
-    import backends
-    from conformance.judge.profiles import PROFILES
 
     labels = list(dict.fromkeys(arguments.backend))
     if len(labels) != 2:

@@ -18,7 +18,9 @@ from typing import Any
 
 import pytest
 
+from conformance.model.capabilities import FEATURES, parse_features
 from conformance.model.sanitize import terminal_text
+from oracle import registered_operations, resolvable_plans
 
 __all__ = ["Deviation", "load", "load_deviations", "load_unsupported"]
 
@@ -63,7 +65,6 @@ class Deviation:
 
 
 def _class_spelling_ok(cls: str) -> bool:
-    from conformance.model.capabilities import FEATURES
 
     prefixes = ("wrong-value:", "missing-exception:", "wrong-exception:", "warning:", "raises-")
     plain = {"input-modified", "hang", "crash", "allocation-before-error", *FEATURES}
@@ -120,7 +121,6 @@ def load_unsupported(path: str | Path) -> frozenset[str]:
 
 
 def _parse(path: Path, text: str) -> tuple[list[Deviation], frozenset[str]]:
-    from oracle import registered_operations, resolvable_plans
 
     entries: list[Deviation] = []
     features: list[str] = []
@@ -190,7 +190,6 @@ def _parse(path: Path, text: str) -> tuple[list[Deviation], frozenset[str]]:
                 f"{terminal_text(repr(entry.cls), 200)} is not a deviation class (spell it "
                 f"as the report prints it, e.g. wrong-value:signed-zero, zero-size, hang)"
             )
-    from conformance.model.capabilities import parse_features
 
     try:
         declared = parse_features(features, f"{path}: unsupported")

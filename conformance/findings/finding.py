@@ -48,8 +48,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from conformance.findings.failure import PROBLEM_RULES
 from conformance.generate.families import classes_hit
-from conformance.model.capabilities import features_of, first_feature
+from conformance.model.capabilities import FEATURES, features_of, first_feature
 from oracle import binary32
 
 __all__ = [
@@ -186,7 +187,6 @@ def _exception_findings(outcome: Any, plan: str, rule: str) -> list[Finding]:
 def findings_of(outcome: Any) -> list[Finding]:
     """The findings of one judged :class:`~conformance.judge.runner.Outcome` (empty when it
     conforms): one per element sort of a wrong value, one per hygiene fault."""
-    from conformance.report import _PROBLEM_RULES
 
     call = outcome.call
     expectation = outcome.expectation
@@ -195,7 +195,7 @@ def findings_of(outcome: Any) -> list[Finding]:
     operation = call.operation
     problem = outcome.problem
     found: list[Finding] = []
-    rule = _PROBLEM_RULES.get(problem or "", "")
+    rule = PROBLEM_RULES.get(problem or "", "")
     if problem == "timeout":
         found.append(Finding(operation, plan, "hang", "hang", rule))
     elif problem == "wrong value":
@@ -308,7 +308,6 @@ def _fold_features(classes: dict[tuple[str, str, str, bool], DeviationClass]) ->
     """A feature class (``zero-size`` ...) whose exception the backend also raises on
     calls needing no feature is not about the feature: fold it into ``raises-<type>``
     of the same operation."""
-    from conformance.model.capabilities import FEATURES
 
     for key, found in list(classes.items()):
         backend, operation, cls, new = key

@@ -44,6 +44,7 @@ import numpy as np
 
 from conformance.model.calls import Call, Family, family_of, forward_arguments
 from oracle import DType, OperandRole, OperationPlan, Tensor, binary32, resolvable_plans
+from oracle.evaluate import REFERENCES
 
 __all__ = [
     "EXPONENTS",
@@ -180,10 +181,6 @@ def corpus_plans() -> tuple[OperationPlan, ...]:
 
 
 def _default_nan_bits(operation: str) -> bool:
-    try:
-        from oracle.evaluate import REFERENCES
-    except ImportError as error:  # pragma: no cover - the oracle is part of the project
-        raise LookupError(f"{operation}: pass nan_bits= explicitly ({error})") from None
     return REFERENCES[operation].nan_bits
 
 

@@ -31,6 +31,9 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from conformance.classes.witness_tables import (
+    arithmetic_witnesses,
+)
 from conformance.model.calls import Call, Family, family_of, forward_arguments
 from oracle import Accumulation, Arithmetic, DType, OperandRole, OperationPlan, Tensor, binary32
 from oracle.dtypes import INT32_MAX, INT32_MIN
@@ -108,9 +111,6 @@ def _palette_calls(plan: OperationPlan) -> list[Call]:
 
 
 def _int32_pair_calls(plan: OperationPlan) -> list[Call]:
-    from conformance.classes.witness_tables import (
-        arithmetic_witnesses,
-    )
 
     calls = []
     for cls, tuples in arithmetic_witnesses(plan).items():

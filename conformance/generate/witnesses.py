@@ -73,8 +73,9 @@ import numpy as np
 from conformance.classes import unary
 from conformance.classes.result import ResultClass, candidate_classes, result_classes_hit
 from conformance.classes.unary import is_unary
+from conformance.exhaustive import plan_ids
 from conformance.generate import result_examples
-from conformance.model.calls import Call
+from conformance.model.calls import Call, Family, family_of
 from oracle import (
     DType,
     OperationPlan,
@@ -90,6 +91,7 @@ __all__ = [
     "HARD_SAMPLE",
     "INVERSES",
     "SCAN_POINTS",
+    "applicable_result_classes",
     "generate",
     "generate_plan",
     "load",
@@ -344,7 +346,6 @@ def generate_plan(identifier: str) -> dict[str, Any]:
 
 def generate(identifiers: Sequence[str] | None = None) -> dict[str, Any]:
     """The whole package data (every unary plan unless *identifiers* are given)."""
-    from conformance.exhaustive import plan_ids
 
     chosen = list(plan_ids() if identifiers is None else identifiers)
     return {
@@ -449,6 +450,21 @@ def reached_classes(plan: OperationPlan) -> frozenset[ResultClass]:
 
 def _data_path() -> Path:
     return Path(__file__).resolve().parent / "data" / DATA_FILE
+
+
+@functools.cache
+def applicable_result_classes(plan: OperationPlan) -> frozenset[ResultClass]:
+    """The candidates of *plan* that some input is known to reach.
+
+    Unary plans: the classes the witness search found (``witnesses.json``);
+    other elementwise plans: the classes their palette search found; every
+    other family: all its candidates (its structural examples reach them,
+    which ``tests/test_witnesses.py`` checks).
+    """
+    candidates = candidate_classes(plan)
+    if family_of(plan.operation) is Family.ELEMENTWISE:
+        return candidates & reached_classes(plan)
+    return candidates
 
 
 def main(argv: Sequence[str] | None = None) -> int:

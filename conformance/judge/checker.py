@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from conformance.classes.result import result_classes_hit
+from conformance.findings.failure import FailureReport, failure_report, oracle_error_report
 from conformance.findings.finding import Finding, findings_of
 from conformance.generate.families import classes_hit
 from conformance.judge.profiles import PROFILES, Profile
@@ -29,7 +30,6 @@ from conformance.judge.runner import (
 )
 from conformance.model.calls import Call
 from conformance.model.capabilities import features_of
-from conformance.report import FailureReport, failure_report, oracle_error_report
 from oracle import DType, OperationPlan, binary32
 from oracle.expectation import Conformance
 

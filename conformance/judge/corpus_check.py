@@ -21,7 +21,9 @@ from typing import Any
 
 import numpy as np
 
-from conformance.findings.finding import Finding, findings_of
+import oracle
+from conformance.findings.failure import failure_report
+from conformance.findings.finding import Finding, element_class, findings_of
 from conformance.generate import corpus as corpus_module
 from conformance.judge.checker import Checker, HungCall
 from conformance.judge.runner import (
@@ -32,8 +34,7 @@ from conformance.judge.runner import (
     input_snapshot,
     is_real_interrupt,
 )
-from conformance.model.calls import Call
-from conformance.report import failure_report
+from conformance.model.calls import Call, forward_arguments
 from oracle import DType, OperationPlan, Tensor, binary32
 
 # -- the corpus -------------------------------------------------------------------
@@ -51,8 +52,6 @@ def _oracle_digest() -> str:
 
     import gmpy2
     import mpmath
-
-    import oracle
 
     digest = hashlib.sha256()
     root = Path(oracle.__file__).parent
@@ -125,7 +124,6 @@ def _to_array(tensor: Tensor) -> np.ndarray:
 def _corpus_calls(plan: OperationPlan, level: int) -> Any:
     """The corpus of *plan* as calls on 1-D tensors of :data:`CORPUS_CHUNK` cases
     (:func:`conformance.generate.corpus.corpus_calls`, built without re-validating values)."""
-    from conformance.model.calls import forward_arguments
 
     operands = corpus_module.level_operands(level, len(plan.operands))
     total = len(operands[0])
@@ -211,7 +209,6 @@ def _corpus_reference(
 
 
 def _single_case(plan: OperationPlan, bits: tuple[int, ...], note: str) -> Call:
-    from conformance.model.calls import forward_arguments
 
     tensors = [Tensor(DType.Float32, (1,), (binary32.from_bits(b),)) for b in bits]
     return Call(plan.operation, forward_arguments(plan.operation, tensors), None, plan, note=note)
@@ -224,7 +221,6 @@ def _case_call(plan: OperationPlan, chunk: Call, index: int) -> Call:
 
 
 def _sub_chunk(chunk: Call, start: int, stop: int) -> Call:
-    from conformance.model.calls import forward_arguments
 
     tensors = [_float32_tensor(_to_array(a)[start:stop]) for a in chunk.args]
     note = f"{chunk.note} (sub-range {start}..{stop - 1})"
@@ -329,7 +325,6 @@ def _classify_cases(
 ) -> dict[str, tuple[list[int], int | None]]:
     """Element class -> (failing corpus case indices, largest ULP distance)
     (see conformance.findings.finding)."""
-    from conformance.findings.finding import element_class
 
     by_class: dict[str, tuple[list[int], int | None]] = {}
     if expected.dtype == np.bool_:

@@ -9,7 +9,7 @@ input class the call *measurably* hits (:func:`~conformance.generate.families.cl
 is counted, and so is every result class its expected value hits
 (:func:`~conformance.classes.result.result_classes_hit`).  Classes a plan
 cannot see (:func:`~conformance.classes.applicability.applicable_classes`,
-:func:`~conformance.classes.result.applicable_result_classes`) are never
+:func:`~conformance.generate.witnesses.applicable_result_classes`) are never
 required.
 
 :meth:`~CoverageMatrix.missing` lists the input side of what a run failed to
@@ -33,8 +33,9 @@ from typing import Any
 
 from conformance.classes.applicability import applicable_classes
 from conformance.classes.boundary import Boundary
-from conformance.classes.result import ResultClass, applicable_result_classes, result_classes_hit
+from conformance.classes.result import ResultClass, result_classes_hit
 from conformance.generate.families import classes_hit
+from conformance.generate.witnesses import applicable_result_classes
 from conformance.model.calls import Call
 from oracle import OperationPlan, resolvable_plans
 from oracle.expectation import Expectation

@@ -41,6 +41,7 @@ from typing import Any
 
 from conformance.model.calls import Call
 from oracle import Expectation, Tensor, Verdict, expected
+from oracle.limits import OracleLimitError
 
 __all__ = [
     "CallTimeout",
@@ -67,7 +68,6 @@ class OracleError(Exception):
     """
 
     def __init__(self, call: Call, error: BaseException, where: str = "oracle.expected") -> None:
-        from oracle.limits import OracleLimitError
 
         self.declined = isinstance(error, OracleLimitError)
         if self.declined:

@@ -16,6 +16,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from conformance.judge.coverage import CoverageMatrix
+
 __all__ = ["summarise"]
 
 
@@ -36,7 +38,6 @@ def summarise(
     ``"PLAN: result CLASS"`` or ``"PLAN: not exercised"``) for the gaps not
     excused.
     """
-    from conformance.judge.coverage import CoverageMatrix
 
     def parts(row: Sequence[Any]) -> tuple[int, Mapping[str, int], Mapping[str, int]]:
         return row[0], row[1], (row[2] if len(row) > 2 else {})

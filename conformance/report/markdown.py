@@ -15,6 +15,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from conformance.findings.failure import FailureReport
 from conformance.model.sanitize import markdown_text, terminal_text
 
 if TYPE_CHECKING:
@@ -105,7 +106,6 @@ def class_details(entry: Mapping[str, Any]) -> str:
     lines = [head]
     if len(plans) > 1:
         lines.append(f"  plans ({len(plans)}): " + "; ".join(str(p) for p in plans))
-    from conformance.report import FailureReport
 
     example = entry.get("example") or {}
     text = example.get("text") or FailureReport.from_dict(example).text() if example else ""

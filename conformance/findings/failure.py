@@ -1,0 +1,457 @@
+"""The failure report of one call: what a person needs to act on a finding.
+
+:func:`failure_report` builds a :class:`FailureReport` from a runner
+:class:`~conformance.judge.runner.Outcome`: operation, plan, every input with
+its bit patterns, expected vs actual, the ULP distance, the broken rule (the
+plan's semantics sentence and the rule of the problem, :data:`PROBLEM_RULES`),
+the ``plancheck repro`` line (:mod:`conformance.model.codec`) and a Python
+snippet (:func:`python_snippet`).  :func:`oracle_error_report` does the same
+for plancheck's own failures.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import struct
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from conformance.model.calls import REPRO_PRELUDE, Call, Family
+from conformance.model.codec import (
+    encode_call,
+    repro_command,
+)
+from conformance.model.sanitize import terminal_text
+from oracle import DType, Tensor, binary32
+from oracle.expectation import Interval
+
+__all__ = [
+    "PROBLEM_RULES",
+    "FailureReport",
+    "failure_report",
+    "format_outcome",
+    "oracle_error_report",
+    "python_snippet",
+    "semantics_of",
+    "show_tensor",
+    "show_value",
+]
+
+#: at most this many elements of one tensor are listed in a report
+MAX_ELEMENTS = 24
+#: at most this many mismatches are listed in a report
+MAX_MISMATCHES = 8
+
+
+def python_snippet(call: Call, backend: str | None = None) -> str:
+    """One line of Python that runs *call* on *backend* and prints the full report
+    (on the oracle alone, ``Call.repro()``, when *backend* is None)."""
+    if backend is None:
+        return call.repro()
+    expression = call.expression("reproduce")
+    expression = f"reproduce({backend!r}, " + expression[len("reproduce(") :]
+    return f"{REPRO_PRELUDE}from conformance.report import reproduce; {expression}"
+
+
+# ---------------------------------------------------------------------------
+# Showing values
+# ---------------------------------------------------------------------------
+
+
+def _element(dtype: Any, value: Any) -> str:
+    if dtype is DType.Float32:
+        return f"{value!r} (0x{binary32.to_bits(value):08X})"
+    if dtype is DType.Int32:
+        return f"{value} (0x{value & 0xFFFFFFFF:08X})"
+    return repr(value)
+
+
+def show_tensor(tensor: Tensor, limit: int = MAX_ELEMENTS) -> str:
+    """``Float32[2, 1] [1.5 (0x3FC00000), nan (0x7FC00000)]`` (at most *limit* elements)."""
+    shown = [_element(tensor.dtype, v) for v in tensor.values[:limit]]
+    more = tensor.size - len(shown)
+    tail = f", ... ({more} more)" if more > 0 else ""
+    return f"{tensor.dtype.name}{list(tensor.shape)} [{', '.join(shown)}{tail}]"
+
+
+def show_value(value: Any) -> str:
+    """A forward-argument value with its exact form and bit pattern."""
+    if isinstance(value, Tensor):
+        return show_tensor(value)
+    if isinstance(value, np.generic):
+        inner = value.item()
+        if isinstance(value, np.float32):
+            return f"numpy.float32 {inner!r} (0x{binary32.to_bits(float(inner)):08X})"
+        return f"numpy.{type(value).__name__} {inner!r}"
+    if isinstance(value, bool) or value is None:
+        return repr(value)
+    if isinstance(value, float):
+        (bits,) = struct.unpack("<Q", struct.pack("<d", value))
+        exact = "" if math.isnan(value) or math.isinf(value) else f" = {value.hex()}"
+        return f"float {value!r}{exact} (binary64 0x{bits:016X})"
+    if isinstance(value, int):
+        hex_form = f" (0x{value & 0xFFFFFFFF:08X} as Int32)" if -(2**31) <= value < 2**31 else ""
+        return f"int {value}{hex_form}"
+    if isinstance(value, Fraction):
+        return f"Fraction {value.numerator}/{value.denominator}"
+    return repr(value)
+
+
+def _show_expected(expectation: Any) -> str:
+    if expectation.error is not None:
+        return f"raises {type(expectation.error).__name__}: {expectation.error}"
+    if expectation.result is not None:
+        return show_tensor(expectation.result)
+    bounds: Sequence[Interval] = expectation.bounds or ()
+    shown = [str(b) for b in bounds[:MAX_ELEMENTS]]
+    more = len(bounds) - len(shown)
+    tail = f", ... ({more} more)" if more > 0 else ""
+    shape = list(expectation.shape or ())
+    return f"Float32{shape} within [{'; '.join(shown)}{tail}]"
+
+
+def _show_actual(outcome: Any) -> str:
+    if outcome.actual is not None:
+        return show_tensor(outcome.actual)
+    if outcome.raised is not None:
+        return f"raised {type(outcome.raised).__name__}: {outcome.raised}"
+    if outcome.native is not None:
+        return f"{type(outcome.native).__name__}: {outcome.native!r}"[:400]
+    return "nothing"
+
+
+# ---------------------------------------------------------------------------
+# Failure reports
+# ---------------------------------------------------------------------------
+
+#: The rule a fault without element mismatches breaks, by runner Problem.
+PROBLEM_RULES = {
+    "wrong exception": "the specification fixes the exception type of every failing call",
+    "missing exception": "the specification requires this call to raise",
+    "unexpected exception": "a conforming call returns a result (no exception)",
+    "wrong type": "backend protocol: execute returns a native tensor that to_tensor accepts",
+    "wrong shape or dtype": "the plan fixes the result dtype; the semantics fix its shape",
+    "timeout": "every call returns within the per-call timeout",
+    "allocation before error": "backend protocol: every planning, shape and index error is "
+    "raised before a result is allocated",
+    "crash": "the backend must not kill its process",
+    "warning": "IEEE exceptions never raise or warn (reference semantics)",
+    "input modified": "a call never modifies its inputs",
+    "oracle error": "none -- the oracle itself failed; this is not the backend's fault",
+}
+
+
+#: The rule of each operation, quoted from the reference semantics
+#: (``shared/spec/reference-semantics.md``), for reports.
+SEMANTICS: dict[str, str] = {
+    **dict.fromkeys(
+        ("add", "sub", "mul", "elementwise_mul", "div", "sqrt", "recip"),
+        "IEEE correctly rounded: one rounding to nearest, ties to even, subnormals kept "
+        "(no flush-to-zero), overflow to +-inf",
+    ),
+    "rem": "C fmod: exact, the sign of the dividend; fmod(x, +-0) = NaN, fmod(+-inf, y) = NaN, "
+    "fmod(x, +-inf) = x, fmod(-6, 3) = -0",
+    **dict.fromkeys(
+        ("maximum", "minimum"),
+        "IEEE 754-2019 maximum/minimum: NaN if either operand is NaN, and -0 < +0 in either "
+        "argument order",
+    ),
+    "clamp": "minimum(maximum(x, lo), hi) with the IEEE 754-2019 rules; lo > hi gives hi",
+    **dict.fromkeys(("eq", "ne", "lt", "le"), "IEEE comparisons: NaN unordered, -0 == +0"),
+    "logical_not": "x == 0 (+-0 -> True, NaN -> False)",
+    "relu": "maximum(x, +0): relu(NaN) = NaN, relu(-0) = +0",
+    "leaky_relu": "x if x >= 0 else round(0.01f * x), slope bits 0x3C23D70A; leaky_relu(-0) = -0",
+    "elu": "x if x > 0 else expm1(x), correctly rounded; elu(-0) = -0",
+    "sigmoid": "1 / (1 + e^-x) correctly rounded as one function; sigmoid(-inf) = +0",
+    "silu": "x * sigmoid(x) correctly rounded as one function; silu(-inf) = -0",
+    "softplus": "log(1 + e^x), no threshold, correctly rounded; softplus(-inf) = +0",
+    "gelu": "x/2 * (1 + erf(x / sqrt 2)) (the erf form, not the tanh approximation), correctly "
+    "rounded as one function; gelu(-inf) = -0",
+    "sign": "+1 or -1, +0 for both zeros, NaN for NaN",
+    "round": "half to even (2.5 -> 2, -0.5 -> -0)",
+    **dict.fromkeys(("floor", "ceil"), "keep signed zeros (ceil(-0.5) = -0)"),
+    "rsqrt": "1/sqrt(x) rounded once; rsqrt(+0) = +inf, rsqrt(-0) = -inf, negative -> NaN",
+    "pow": "C99/IEEE pow special cases, otherwise correctly rounded; Int32 pow exact and checked",
+    **dict.fromkeys(
+        ("exp", "exp2", "log", "log2", "sin", "cos", "tanh", "erf"),
+        "correctly rounded: the exact function of the exact binary32 input, rounded once",
+    ),
+    **dict.fromkeys(("neg", "abs"), "bit copy: neg flips, abs clears the sign bit (NaN bits kept)"),
+    "reduce_sum": "sequential sums start at +0 in ascending logical order; FLOATING accepts every "
+    "result some order in the accumulator dtype could give; Int32: exact, only the final sum "
+    "checked",
+    "reduce_prod": "products start at 1, ascending logical order, each step rounded",
+    **dict.fromkeys(
+        ("reduce_max", "reduce_min"),
+        "the first NaN wins (bits kept); otherwise the extreme with -0 < +0; empty raises "
+        "ValueError",
+    ),
+    **dict.fromkeys(
+        ("argmax", "argmin"),
+        "the first NaN wins, otherwise the first index of the extreme; -0 and +0 tie",
+    ),
+    "cumsum": "inclusive prefix sums from +0, each prefix rounded",
+    "matmul": "each product rounded to binary32 first (no fused multiply-add), accumulated per "
+    "the plan, one final rounding; Int32: exact, only the final value checked",
+    "conv_general": "cross-correlation; terms round(x * w) added from +0, window positions outer, "
+    "input channels inner; padding contributes round(0 * w)",
+    "gather": "numpy.take; indices in [0, n) else IndexError; values copied bit-exactly",
+    "scatter": "distinct indices (ValueError otherwise); bits copied",
+    "scatter_add": "from a copy of base, each update added in ascending logical order of "
+    "updates, rounding after every addition",
+    "select": "numpy broadcasting; the chosen operand's bits are copied",
+    **dict.fromkeys(
+        ("_sort_values", "_sort_indices", "_topk_values", "_topk_indices"),
+        "stable; NaNs last ascending and first descending; -0 and +0 compare equal",
+    ),
+}
+_INT32_SEMANTICS = (
+    "Int32 arithmetic is exact over the integers; leaving [-2**31, 2**31 - 1] where the plan "
+    "narrows raises OverflowError (never wraps, never saturates)"
+)
+
+
+def semantics_of(plan: Any) -> str:
+    """The reference-semantics rule of *plan*'s operation (Int32 paths: the Int32 rule)."""
+    text = SEMANTICS.get(plan.operation, "")
+    if plan.compute.name.startswith("INT32"):
+        return f"{_INT32_SEMANTICS}; {text}" if text else _INT32_SEMANTICS
+    return text
+
+
+#: a report lists whole tensors only up to this many elements when it can show the
+#: mismatching elements with their inputs instead
+ELIDE_ABOVE = 8
+
+
+def _element_count(text: str) -> int:
+    """The element count of a :func:`show_tensor` text (0 for other values)."""
+
+    match = re.match(r"(?:Float32|Int32|Bool)\[([\d, ]*)\]", text)
+    if match is None:
+        return 0
+    count = 1
+    for dim in match.group(1).split(","):
+        if dim.strip():
+            count *= int(dim)
+    return count
+
+
+def _summary(text: str) -> str:
+    """``Float32[64]`` for a tensor text (elements left out), the text otherwise."""
+    if _element_count(text) > ELIDE_ABOVE:
+        return text.split("] [", 1)[0] + "] (elements: see the mismatches)"
+    return text
+
+
+@dataclass
+class FailureReport:
+    """Everything about one non-conforming call (or a crash, or an oracle error)."""
+
+    backend: str
+    operation: str
+    plan: str
+    problem: str
+    summary: str
+    inputs: list[str] = field(default_factory=list)
+    expected: str = ""
+    actual: str = ""
+    mismatches: list[dict[str, Any]] = field(default_factory=list)
+    mismatch_count: int = 0
+    rule: str = ""
+    conformance: str = ""
+    ulp: int | None = None
+    repro: str = ""
+    python: str = ""
+    call: dict[str, Any] | None = None
+    test: str = ""
+    note: str = ""
+    semantics: str = ""
+
+    def _elided(self) -> bool:
+        """Whether the whole tensors are left out: every mismatch shows its inputs, and
+        some tensor has more elements than :data:`ELIDE_ABOVE`."""
+        return (
+            bool(self.mismatches)
+            and all(m.get("inputs") for m in self.mismatches)
+            and any(_element_count(text) > ELIDE_ABOVE for text in [*self.inputs, self.expected])
+        )
+
+    def text(self) -> str:
+        """The report as a person reads it.
+
+        When every mismatch can show the input elements it came from and the
+        tensors are large, the tensors are summarised by dtype and shape and
+        only the mismatching elements are listed (the repro line has them all).
+        """
+        head = "ORACLE ERROR" if self.problem == "oracle error" else "NON-CONFORMANCE"
+        lines = [
+            f"{head}: backend {self.backend}, operation {self.operation}: {self.problem}",
+            f"  plan:       {self.plan}",
+        ]
+        elided = self._elided()
+        if self.conformance:
+            lines.append(f"  conformance class: {self.conformance}")
+        if self.note:
+            lines.append(f"  call:       {self.note}")
+        for position, text in enumerate(self.inputs):
+            lines.append(f"  arg {position}:      {_summary(text) if elided else text}")
+        if self.expected:
+            lines.append(f"  expected:   {_summary(self.expected) if elided else self.expected}")
+        if self.actual:
+            lines.append(f"  actual:     {_summary(self.actual) if elided else self.actual}")
+        if self.ulp is not None:
+            lines.append(f"  ULP distance (max over mismatches): {self.ulp}")
+        if self.mismatches:
+            shown = len(self.mismatches)
+            lines.append(f"  mismatches ({self.mismatch_count}, first {shown}):")
+            for m in self.mismatches:
+                ulp = "" if m["ulp"] is None else f", {m['ulp']} ULP"
+                inputs = f" from ({m['inputs']})" if m.get("inputs") else ""
+                lines.append(
+                    f"    at {tuple(m['index'])}{inputs}: expected {m['expected']}, "
+                    f"got {m['actual']}{ulp}  [rule: {m['rule']}]"
+                )
+        lines.append(f"  rule broken: {self.rule}")
+        if self.semantics:
+            lines.append(f"  semantics:  {self.semantics}")
+        lines.append(f"  verdict:    {self.summary}")
+        if self.repro:
+            lines.append(f"  reproduce:  {self.repro}")
+        if self.python:
+            lines.append(f"  python:     {self.python}")
+        return "\n".join(lines)
+
+    def as_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["text"] = self.text()
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> FailureReport:
+        known = {f for f in cls.__dataclass_fields__}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+
+def _inputs_at(call: Call, index: Sequence[int]) -> str:
+    """The operand elements an elementwise result element at *index* came from
+    (numpy broadcasting), with their bits; '' for other families."""
+
+    if call.family is not Family.ELEMENTWISE:
+        return ""
+    shown = []
+    for operand in call.operands:
+        if not isinstance(operand, Tensor):
+            shown.append(show_value(operand))
+            continue
+        rank = len(operand.shape)
+        tail = list(index[len(index) - rank :]) if rank else []
+        position = tuple(0 if n == 1 else i for i, n in zip(tail, operand.shape))
+        flat = 0
+        for i, n in zip(position, operand.shape):
+            flat = flat * n + i
+        if flat >= operand.size:
+            return ""
+        shown.append(_element(operand.dtype, operand.values[flat]))
+    return ", ".join(shown)
+
+
+def _mismatch_dict(m: Any, call: Call | None = None) -> dict[str, Any]:
+    def shown(value: Any, bits: int | None) -> str:
+        return f"{value!r}" if bits is None else f"{value!r} (0x{bits:08X})"
+
+    return {
+        "index": list(m.index),
+        "inputs": _inputs_at(call, m.index) if call is not None else "",
+        "expected": shown(m.expected, m.expected_bits),
+        "actual": shown(m.actual, m.actual_bits),
+        "expected_bits": m.expected_bits,
+        "actual_bits": m.actual_bits,
+        "ulp": m.ulp,
+        "rule": m.rule,
+    }
+
+
+def failure_report(outcome: Any, backend: str, test: str = "") -> FailureReport:
+    """The :class:`FailureReport` of a runner Outcome (conforming or not)."""
+    call: Call = outcome.call
+    expectation = outcome.expectation
+    plan = expectation.plan.describe() if expectation.plan is not None else call.plan.describe()
+    mismatches = list(outcome.verdict.mismatches)
+    ulps = [m.ulp for m in mismatches if m.ulp is not None]
+    if mismatches:
+        rules = sorted({m.rule for m in mismatches}, key=[m.rule for m in mismatches].index)
+        rule = "; ".join(rules)
+    else:
+        rule = PROBLEM_RULES.get(outcome.problem or "", "")
+        if outcome.problem == "timeout":
+            rule = f"{rule} ({outcome.raised})"
+    try:
+        encoded = encode_call(call)
+        repro = repro_command(call, backend)
+        python = python_snippet(call, backend)
+    except TypeError as error:  # a value without an exact encoding (not from our strategies)
+        encoded, repro, python = None, f"(no exact encoding: {error})", call.repro()
+    return FailureReport(
+        backend=backend,
+        operation=call.operation,
+        plan=plan,
+        problem=outcome.problem or ("conforms" if outcome.ok else "non-conformance"),
+        summary=terminal_text(outcome.verdict.summary),
+        inputs=[show_value(a) for a in call.args]
+        + ([f"accumulator_dtype={call.accumulator_dtype.name}"] if call.accumulator_dtype else []),
+        expected=_show_expected(expectation),
+        actual=terminal_text(_show_actual(outcome)),
+        mismatches=[_mismatch_dict(m, call) for m in mismatches[:MAX_MISMATCHES]],
+        mismatch_count=len(mismatches),
+        rule=rule,
+        conformance=expectation.conformance.value if expectation.conformance else "",
+        ulp=max(ulps) if ulps else None,
+        repro=repro,
+        python=python,
+        call=encoded,
+        test=test,
+        note=call.note,
+        semantics=semantics_of(expectation.plan or call.plan)
+        if (expectation.plan or call.plan)
+        else "",
+    )
+
+
+def oracle_error_report(error: Any, backend: str, test: str = "") -> FailureReport:
+    """The report of an :class:`~conformance.judge.runner.OracleError` (not the backend's fault)."""
+    call: Call = error.call
+    try:
+        encoded, repro = encode_call(call), repro_command(call, backend)
+    except TypeError:
+        encoded, repro = None, ""
+    return FailureReport(
+        backend=backend,
+        operation=call.operation,
+        plan=call.plan.describe() if call.plan is not None else "(unknown)",
+        problem="oracle error",
+        summary=str(error),
+        inputs=[show_value(a) for a in call.args],
+        rule=PROBLEM_RULES["oracle error"],
+        repro=repro,
+        python=call.repro(),
+        call=encoded,
+        test=test,
+        note=call.note,
+    )
+
+
+def format_outcome(outcome: Any, backend: str) -> str:
+    """The full report of one call, conforming or not (what ``plancheck repro`` prints)."""
+    report = failure_report(outcome, backend)
+    if outcome.ok:
+        lines = report.text().splitlines()
+        lines[0] = f"CONFORMS: backend {backend}, operation {report.operation}"
+        lines = [line for line in lines if not line.startswith("  rule broken")]
+        return "\n".join(lines)
+    return report.text()

@@ -1,0 +1,81 @@
+"""The run document on disk: JSON (with its schema), Markdown or HTML.
+
+:class:`ReportWriter` writes the run document every time it is given a new
+state -- the plugin calls it after each finished test item, so an interrupted
+or crashed run keeps what it measured.  The JSON form follows
+``conformance/report.schema.json`` (:func:`validate_report`).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable, Mapping
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from conformance.report.html import render_html
+from conformance.report.markdown import markdown_report
+from conformance.report.table import ConformanceTable
+
+__all__ = [
+    "REPORT_FORMAT",
+    "ReportWriter",
+    "merge_unique",
+    "now",
+    "report_schema",
+    "validate_report",
+]
+
+REPORT_FORMAT = "plancheck-report/1"
+
+
+class ReportWriter:
+    """Writes the run document to *path*: ``.json`` (the document itself), ``.html``
+    (:func:`conformance.report.html.render_html`), anything else Markdown.
+
+    The directory must exist: a typo in a path is a usage error
+    (:class:`FileNotFoundError` here), never a silently created directory tree.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        if not self.path.parent.is_dir():
+            raise FileNotFoundError(f"{self.path}: the directory {self.path.parent} does not exist")
+
+    def write(self, document: Mapping[str, Any], table: ConformanceTable) -> None:
+        suffix = self.path.suffix.lower()
+        if suffix == ".json":
+            text = json.dumps(document, indent=1, default=str)
+        elif suffix == ".html":
+            text = render_html(document)
+        else:
+            text = markdown_report(document, table)
+        tmp = self.path.with_name(f".{self.path.name}.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(self.path)
+
+
+def report_schema() -> dict[str, Any]:
+    """The JSON Schema of the JSON report (``conformance/report.schema.json``)."""
+    text = resources.files("conformance").joinpath("report.schema.json").read_text("utf-8")
+    return json.loads(text)
+
+
+def validate_report(document: Mapping[str, Any]) -> None:
+    """Raise ``jsonschema.ValidationError`` unless *document* follows the report schema."""
+    jsonschema.validate(document, report_schema())
+
+
+def now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S%z")
+
+
+def merge_unique(entries: Iterable[Mapping[str, Any]], key: str = "test") -> list[dict[str, Any]]:
+    seen: dict[Any, dict[str, Any]] = {}
+    for entry in entries:
+        seen.setdefault(entry.get(key), dict(entry))
+    return list(seen.values())
