@@ -24,6 +24,19 @@ def markdown_table(results: list[dict[str, Any]]) -> str:
         "classes (for a corpus kill, the classes of the single failing case) and the",
         "result classes of its expected value (after `result:`).",
         "",
+        "The catalogue is data: `elementwise.py`, `structured.py` and `result.py` are tables",
+        "of faults (name, operation, fault, kernel; faults that differ by a constant share a",
+        "kernel builder with that constant as its parameter) over the machinery in",
+        "`mutant.py` and `kernels.py`, and `catalogue.py` assembles them.  The operations of",
+        "the faults on result classes are read from the witness data",
+        "(`conformance/generate/data/witnesses.json`), not written down: flush-to-zero for",
+        "the correctly rounded unary operations whose witnesses reach a subnormal result,",
+        "overflow one step early for those that reach OVERFLOW_EDGE_FINITE, saturation one",
+        "step early for those that reach SATURATION_EDGE_BELOW *and* give +-1 at an infinite",
+        "input (an asymptote, so a kernel with a saturation branch; sin, cos, log2 and rsqrt",
+        "reach +-1 only at isolated inputs), the Int32 limit refused for the operations with",
+        "a checked Int32 plan.",
+        "",
         f"{killed} of {len(results)} mutants killed by the `ci` profile"
         + (
             f"; {len(results) - killed} known gaps (see the end of the table)."
