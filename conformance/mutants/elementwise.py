@@ -11,6 +11,7 @@ table; this module knows nothing of it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -43,7 +44,7 @@ def _is_int32(plan: OperationPlan) -> bool:
     return plan.compute.name.startswith("INT32")
 
 
-def _double_rounding(exact: Any) -> Kernel:
+def _double_rounding(exact: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> Kernel:
     """``exact(x, y)`` in float64 (exact for binary32 operands) rounded to 25 bits, then 24."""
     return float32_elementwise(
         lambda x, y: round_to_bits(exact(x.astype(F64), y.astype(F64)), 25).astype(F32)
