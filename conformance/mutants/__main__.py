@@ -2,6 +2,6 @@
 
 import sys
 
-from conformance.mutants import main
+from conformance.mutants.table import main
 
 sys.exit(main())

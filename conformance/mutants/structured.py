@@ -1,25 +1,31 @@
-"""The mutant catalogue's structured faults: accumulations (sums, products, scans,
-extrema, arg), matmul and conv, indexing, ordering and selection.
+"""The structured faults: accumulations (sums, products, scans, extrema, arg),
+matmul and conv, indexing, ordering and selection.
 
-Each decorated kernel registers one mutant in :data:`conformance.mutants.MUTANTS`
-(and as an attribute of :mod:`conformance.mutants`), which imports this module.
+:data:`FAULTS` is the table of these mutants (name, operation, fault, kernel),
+in the order of ``docs/mutants.md``; each kernel needs code of its own (no two
+differ only by a constant).  They reuse the CPU backend's private helpers
+(layouts, order keys, conv geometry), so a fault changes exactly one step of
+the correct kernel.  The catalogue (:mod:`conformance.mutants.catalogue`)
+collects the table; this module knows nothing of it.
 """
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
 
 from backends.cpu import KERNELS
-from backends.cpu.convert import F32, F64, I32, I64, materialise
+from backends.cpu import structured as cpu_structured
+from backends.cpu.convert import F32, F64, I32, I64, materialise, normalise_axis
 from backends.cpu.elementwise import new_array
-from conformance.mutants import (
-    _float_inputs,
-    _result,
-    kernel,
-)
+from backends.cpu.reductions import _layout, _order_keys, sequential_reduce
+from conformance.mutants.kernels import float_inputs, result_array
+from conformance.mutants.mutant import Mutant, kernel_fault
 from oracle import DType, OperationPlan
+
+__all__ = ["FAULTS"]
 
 # ---------------------------------------------------------------------------
 # Accumulations
@@ -27,34 +33,23 @@ from oracle import DType, OperationPlan
 
 
 def _reduced(plan: OperationPlan, x: Any, axis: Any, keepdims: Any) -> tuple[np.ndarray, Any]:
-    from backends.cpu.reductions import _layout
-
+    """The operand as (groups, terms) and the result's shape (the CPU kernel's layout)."""
     v = np.asarray(materialise(plan, 0, x))
     return _layout(plan.operation, v, axis, keepdims)
 
 
-@kernel(
-    "reduce_sum",
-    name="reduce_sum_float32_accumulator",
-    fault="Float32 accumulation when a Float64 accumulator was requested",
-)
-def _sum_f32(backend: Any, plan: OperationPlan, x: Any, axis: Any = None, keepdims: Any = False):
+def _reduce_sum_float32_accumulator(
+    backend: Any, plan: OperationPlan, x: Any, axis: Any = None, keepdims: Any = False
+) -> Any:
     if plan.accumulator_dtype is not DType.Float64:
         return KERNELS["reduce_sum"](backend, plan, x, axis, keepdims)
-    from backends.cpu.reductions import sequential_reduce
-
     data, shape = _reduced(plan, x, axis, keepdims)
     out = new_array(backend, shape, F32)
     out.reshape(-1)[...] = sequential_reduce(data, np.add, 0.0, F32)
     return out
 
 
-@kernel(
-    "reduce_sum",
-    name="reduce_sum_int32_checks_partial_sums",
-    fault="Int32 reduce_sum raises when a partial sum leaves Int32 (the final sum fits)",
-)
-def _sum_partials(
+def _reduce_sum_int32_checks_partial_sums(
     backend: Any, plan: OperationPlan, x: Any, axis: Any = None, keepdims: Any = False
 ) -> Any:
     if plan.output is DType.Int32:
@@ -65,12 +60,9 @@ def _sum_partials(
     return KERNELS["reduce_sum"](backend, plan, x, axis, keepdims)
 
 
-@kernel(
-    "reduce_prod",
-    name="reduce_prod_float64_accumulator",
-    fault="reduce_prod accumulates in float64 and rounds once (not sequential binary32)",
-)
-def _prod64(backend: Any, plan: OperationPlan, x: Any, axis: Any = None, keepdims: Any = False):
+def _reduce_prod_float64_accumulator(
+    backend: Any, plan: OperationPlan, x: Any, axis: Any = None, keepdims: Any = False
+) -> Any:
     data, shape = _reduced(plan, x, axis, keepdims)
     out = new_array(backend, shape, F32)
     with np.errstate(all="ignore"):
@@ -78,14 +70,7 @@ def _prod64(backend: Any, plan: OperationPlan, x: Any, axis: Any = None, keepdim
     return out
 
 
-@kernel(
-    "cumsum",
-    name="cumsum_parallel_scan",
-    fault="cumsum by a Hillis-Steele parallel scan (a different association than sequential)",
-)
-def _scan(backend: Any, plan: OperationPlan, x: Any, axis: Any) -> Any:
-    from backends.cpu.convert import normalise_axis
-
+def _cumsum_parallel_scan(backend: Any, plan: OperationPlan, x: Any, axis: Any) -> Any:
     v = np.asarray(materialise(plan, 0, x))
     axis = normalise_axis(plan.operation, axis, v.ndim)
     out = new_array(backend, v.shape, F32)
@@ -102,14 +87,7 @@ def _scan(backend: Any, plan: OperationPlan, x: Any, axis: Any) -> Any:
     return out
 
 
-@kernel(
-    "cumsum",
-    name="cumsum_starts_at_first_term",
-    fault="cumsum starts from the first term, not +0 (a prefix of -0 terms stays -0)",
-)
-def _cumsum_zero(backend: Any, plan: OperationPlan, x: Any, axis: Any) -> Any:
-    from backends.cpu.convert import normalise_axis
-
+def _cumsum_starts_at_first_term(backend: Any, plan: OperationPlan, x: Any, axis: Any) -> Any:
     v = np.asarray(materialise(plan, 0, x))
     axis = normalise_axis(plan.operation, axis, v.ndim)
     out = new_array(backend, v.shape, F32)
@@ -119,25 +97,23 @@ def _cumsum_zero(backend: Any, plan: OperationPlan, x: Any, axis: Any) -> Any:
     return out
 
 
-@kernel("reduce_max", name="reduce_max_ignores_nan", fault="reduce_max ignores NaN (nanmax)")
-def _nanmax(backend: Any, plan: OperationPlan, x: Any, axis: Any = None, keepdims: Any = False):
+def _reduce_max_ignores_nan(
+    backend: Any, plan: OperationPlan, x: Any, axis: Any = None, keepdims: Any = False
+) -> Any:
     out = KERNELS["reduce_max"](backend, plan, x, axis, keepdims)
     data, _ = _reduced(plan, x, axis, keepdims)
     if data.shape[1]:
-        with np.errstate(all="ignore"), __import__("warnings").catch_warnings():
-            __import__("warnings").simplefilter("ignore")
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # numpy warns of all-NaN groups
             ignoring = np.nanmax(data, axis=1)
         finite = ~np.isnan(ignoring)
         out.reshape(-1)[finite] = ignoring[finite]
     return out
 
 
-@kernel(
-    "reduce_max",
-    name="reduce_max_zero_order",
-    fault="reduce_max keeps the first of equal values: reduce_max([-0, +0]) = -0",
-)
-def _max_zero(backend: Any, plan: OperationPlan, x: Any, axis: Any = None, keepdims: Any = False):
+def _reduce_max_zero_order(
+    backend: Any, plan: OperationPlan, x: Any, axis: Any = None, keepdims: Any = False
+) -> Any:
     data, shape = _reduced(plan, x, axis, keepdims)
     if data.shape[1] == 0:
         return KERNELS["reduce_max"](backend, plan, x, axis, keepdims)
@@ -147,12 +123,9 @@ def _max_zero(backend: Any, plan: OperationPlan, x: Any, axis: Any = None, keepd
     return out
 
 
-@kernel(
-    "reduce_min",
-    name="reduce_min_canonical_nan",
-    fault="reduce_min returns the canonical NaN, not the first NaN's bits",
-)
-def _min_nan(backend: Any, plan: OperationPlan, x: Any, axis: Any = None, keepdims: Any = False):
+def _reduce_min_canonical_nan(
+    backend: Any, plan: OperationPlan, x: Any, axis: Any = None, keepdims: Any = False
+) -> Any:
     out = KERNELS["reduce_min"](backend, plan, x, axis, keepdims)
     out[np.isnan(out)] = np.float32(np.nan)
     return out
@@ -162,16 +135,11 @@ def _arg_input(plan: OperationPlan, x: Any, axis: Any) -> tuple[np.ndarray, Any]
     v = np.asarray(materialise(plan, 0, x))
     if axis is None:
         return v.reshape(1, v.size), ()
-    from backends.cpu.convert import normalise_axis
-
     axis = normalise_axis(plan.operation, axis, v.ndim)
     return _reduced(plan, x, axis, False)
 
 
-@kernel("argmax", name="argmax_last_wins", fault="argmax ties go to the last index")
-def _argmax_last(backend: Any, plan: OperationPlan, x: Any, axis: Any = None) -> Any:
-    from backends.cpu.reductions import _order_keys
-
+def _argmax_last_wins(backend: Any, plan: OperationPlan, x: Any, axis: Any = None) -> Any:
     data, shape = _arg_input(plan, x, axis)
     if data.shape[1] == 0:
         return KERNELS["argmax"](backend, plan, x, axis)
@@ -181,26 +149,18 @@ def _argmax_last(backend: Any, plan: OperationPlan, x: Any, axis: Any = None) ->
     nan = np.isnan(data)
     rows = nan.any(axis=1)
     index[rows] = nan[rows].argmax(axis=1)  # the first NaN still wins
-    return _result(backend, index.reshape(shape), I32)
+    return result_array(backend, index.reshape(shape), I32)
 
 
-@kernel("argmax", name="argmax_ignores_nan", fault="argmax ignores NaN (nanargmax)")
-def _argmax_nan(backend: Any, plan: OperationPlan, x: Any, axis: Any = None) -> Any:
+def _argmax_ignores_nan(backend: Any, plan: OperationPlan, x: Any, axis: Any = None) -> Any:
     data, shape = _arg_input(plan, x, axis)
     if data.shape[1] == 0 or np.isnan(data).all(axis=1).any():
         return KERNELS["argmax"](backend, plan, x, axis)
     index = np.nanargmax(data, axis=1)
-    return _result(backend, index.reshape(shape), I32)
+    return result_array(backend, index.reshape(shape), I32)
 
 
-@kernel(
-    "argmin",
-    name="argmin_orders_zeros",
-    fault="argmin treats -0 as smaller than +0 (the zeros do not tie)",
-)
-def _argmin_zero(backend: Any, plan: OperationPlan, x: Any, axis: Any = None) -> Any:
-    from backends.cpu.reductions import _order_keys
-
+def _argmin_orders_zeros(backend: Any, plan: OperationPlan, x: Any, axis: Any = None) -> Any:
     data, shape = _arg_input(plan, x, axis)
     if data.shape[1] == 0:
         return KERNELS["argmin"](backend, plan, x, axis)
@@ -209,7 +169,7 @@ def _argmin_zero(backend: Any, plan: OperationPlan, x: Any, axis: Any = None) ->
     nan = np.isnan(data)
     rows = nan.any(axis=1)
     index[rows] = nan[rows].argmax(axis=1)
-    return _result(backend, index.reshape(shape), I32)
+    return result_array(backend, index.reshape(shape), I32)
 
 
 # ---------------------------------------------------------------------------
@@ -217,15 +177,10 @@ def _argmin_zero(backend: Any, plan: OperationPlan, x: Any, axis: Any = None) ->
 # ---------------------------------------------------------------------------
 
 
-@kernel(
-    "matmul",
-    name="matmul_fused_multiply_add",
-    fault="matmul products are not rounded (fused multiply-add, float64 products)",
-)
-def _matmul_fma(backend: Any, plan: OperationPlan, a: Any, b: Any) -> Any:
+def _matmul_fused_multiply_add(backend: Any, plan: OperationPlan, a: Any, b: Any) -> Any:
     if plan.output is not DType.Float32:
         return KERNELS["matmul"](backend, plan, a, b)
-    x, y = _float_inputs(plan, (a, b))
+    x, y = float_inputs(plan, (a, b))
     if x.ndim != 2 or y.ndim != 2 or x.shape[1] != y.shape[0]:
         return KERNELS["matmul"](backend, plan, a, b)
     out = new_array(backend, (x.shape[0], y.shape[1]), F32)
@@ -239,56 +194,39 @@ def _matmul_fma(backend: Any, plan: OperationPlan, a: Any, b: Any) -> Any:
     return out
 
 
-@kernel(
-    "matmul",
-    name="matmul_float32_accumulator",
-    fault="matmul accumulates in Float32 when a Float64 accumulator was requested",
-)
-def _matmul_f32(backend: Any, plan: OperationPlan, a: Any, b: Any) -> Any:
+def _matmul_float32_accumulator(backend: Any, plan: OperationPlan, a: Any, b: Any) -> Any:
     if plan.accumulator_dtype is not DType.Float64:
         return KERNELS["matmul"](backend, plan, a, b)
-    from backends.cpu.structured import _matmul_shapes, float_matmul
-
-    x, y = _float_inputs(plan, (a, b))
-    m, _, n = _matmul_shapes(plan.operation, x, y)
+    x, y = float_inputs(plan, (a, b))
+    m, _, n = cpu_structured._matmul_shapes(plan.operation, x, y)
     out = new_array(backend, (m, n), F32)
-    return float_matmul(x, y, F32, out)
+    return cpu_structured.float_matmul(x, y, F32, out)
 
 
-@kernel(
-    "matmul", name="matmul_int32_wraps", fault="Int32 matmul wraps around instead of OverflowError"
-)
-def _matmul_wraps(backend: Any, plan: OperationPlan, a: Any, b: Any) -> Any:
+def _matmul_int32_wraps(backend: Any, plan: OperationPlan, a: Any, b: Any) -> Any:
     if plan.output is not DType.Int32:
         return KERNELS["matmul"](backend, plan, a, b)
-    from backends.cpu.structured import _matmul_shapes
-
-    x, y = _float_inputs(plan, (a, b))
-    m, _, n = _matmul_shapes(plan.operation, x, y)
+    x, y = float_inputs(plan, (a, b))
+    m, _, n = cpu_structured._matmul_shapes(plan.operation, x, y)
     with np.errstate(all="ignore"):
         wide = (x.astype(I64) @ y.astype(I64)) & 0xFFFFFFFF
-    return _result(backend, wide.astype(np.uint32).view(I32).reshape(m, n), I32)
+    return result_array(backend, wide.astype(np.uint32).view(I32).reshape(m, n), I32)
 
 
-@kernel(
-    "conv_general",
-    name="conv_fused_multiply_add",
-    fault="conv_general adds each exact product with one rounding (fma), not round(x * w)",
-)
-def _conv_fma(backend: Any, plan: OperationPlan, lhs: Any, rhs: Any, *parameters: Any) -> Any:
-    from backends.cpu import structured
-
+def _conv_fused_multiply_add(
+    backend: Any, plan: OperationPlan, lhs: Any, rhs: Any, *parameters: Any
+) -> Any:
     x = np.asarray(materialise(plan, 0, lhs))
     w = np.asarray(materialise(plan, 1, rhs))
     parameters = (*parameters, *(None, None, None, None, 1)[len(parameters) :])
-    g = structured._conv_geometry(plan.operation, x, w, *parameters)
+    g = cpu_structured._conv_geometry(plan.operation, x, w, *parameters)
     groups, batch, out_channels = g["groups"], g["batch"], g["out_channels"]
     group_channels, out_spatial = g["group_channels"], g["out_spatial"]
     per_group = out_channels // groups
     out = new_array(backend, (batch, out_channels, *out_spatial), F32)
     acc = np.zeros((batch, groups, per_group, *out_spatial), F32)
     if acc.size and group_channels:
-        padded = structured._padded_input(x, g)
+        padded = cpu_structured._padded_input(x, g)
         xp = padded.reshape(batch, groups, group_channels, *padded.shape[2:])
         weights = w.reshape(groups, per_group, group_channels, *g["window"])
         ones = (1,) * len(out_spatial)
@@ -313,55 +251,36 @@ def _conv_fma(backend: Any, plan: OperationPlan, lhs: Any, rhs: Any, *parameters
 # ---------------------------------------------------------------------------
 
 
-@kernel(
-    "gather",
-    name="gather_negative_indices_wrap",
-    fault="gather accepts negative indices and wraps them (numpy take), no IndexError",
-)
-def _gather_wrap(backend: Any, plan: OperationPlan, data: Any, indices: Any, axis: Any) -> Any:
-    from backends.cpu.convert import normalise_axis
-
+def _gather_negative_indices_wrap(
+    backend: Any, plan: OperationPlan, data: Any, indices: Any, axis: Any
+) -> Any:
     d = np.asarray(materialise(plan, 0, data))
     i = np.asarray(materialise(plan, 1, indices))
     axis = normalise_axis(plan.operation, axis, d.ndim)
     if i.size and (i.max() >= d.shape[axis] or i.min() < -d.shape[axis]):
         return KERNELS["gather"](backend, plan, data, indices, axis)
-    return _result(backend, np.take(d, i, axis=axis))
+    return result_array(backend, np.take(d, i, axis=axis))
 
 
-@kernel(
-    "scatter",
-    name="scatter_duplicates_last_wins",
-    fault="scatter accepts duplicate indices (the last update wins), no ValueError",
-)
-def _scatter_dup(
+def _scatter_duplicates_last_wins(
     backend: Any, plan: OperationPlan, base: Any, indices: Any, updates: Any, axis: Any
 ) -> Any:
-    from backends.cpu.structured import _flat_updates, _scatter_operands
-
-    b, i, u, axis = _scatter_operands(plan, base, indices, updates, axis)
+    b, i, u, axis = cpu_structured._scatter_operands(plan, base, indices, updates, axis)
     out = new_array(backend, b.shape, F32)
     out[...] = b
     flat = i.reshape(-1)
-    np.moveaxis(out, axis, 0)[flat] = _flat_updates(b, i, u, axis)
+    np.moveaxis(out, axis, 0)[flat] = cpu_structured._flat_updates(b, i, u, axis)
     return out
 
 
-@kernel(
-    "scatter_add",
-    name="scatter_add_reversed_order",
-    fault="scatter_add applies the updates of a repeated index in reverse order",
-)
-def _scatter_add_rev(
+def _scatter_add_reversed_order(
     backend: Any, plan: OperationPlan, base: Any, indices: Any, updates: Any, axis: Any
 ) -> Any:
-    from backends.cpu.structured import _flat_updates, _scatter_operands
-
-    b, i, u, axis = _scatter_operands(plan, base, indices, updates, axis)
+    b, i, u, axis = cpu_structured._scatter_operands(plan, base, indices, updates, axis)
     out = new_array(backend, b.shape, F32)
     out[...] = b
     target = np.moveaxis(out, axis, 0)
-    source = _flat_updates(b, i, u, axis)
+    source = cpu_structured._flat_updates(b, i, u, axis)
     flat = i.reshape(-1)
     with np.errstate(all="ignore"):
         for position in range(flat.size - 1, -1, -1):
@@ -369,99 +288,220 @@ def _scatter_add_rev(
     return out
 
 
-@kernel(
-    "select",
-    name="select_arithmetic_blend",
-    fault="select as cond * t + (1 - cond) * f: NaNs leak from the other branch, -0 lost",
-)
-def _select_blend(backend: Any, plan: OperationPlan, cond: Any, on_true: Any, on_false: Any):
-    c, t, f = _float_inputs(plan, (cond, on_true, on_false))
+def _select_arithmetic_blend(
+    backend: Any, plan: OperationPlan, cond: Any, on_true: Any, on_false: Any
+) -> Any:
+    c, t, f = float_inputs(plan, (cond, on_true, on_false))
     with np.errstate(all="ignore"):
         c = c.astype(F32)
-        return _result(backend, c * t + (np.float32(1.0) - c) * f)
+        return result_array(backend, c * t + (np.float32(1.0) - c) * f)
 
 
-def _sort_keys(x: np.ndarray) -> np.ndarray:
-    from backends.cpu.structured import _sort_keys as keys
-
-    return keys(x)
-
-
-@kernel(
-    "_sort_indices",
-    name="sort_unstable",
-    fault="sort is not stable: equal keys come out in reverse order",
-)
 def _sort_unstable(
     backend: Any, plan: OperationPlan, x: Any, axis: Any = -1, descending: Any = False
 ) -> Any:
-    from backends.cpu.convert import normalise_axis
-
     v = np.asarray(materialise(plan, 0, x))
     axis = normalise_axis(plan.operation, axis, v.ndim)
-    keys = _sort_keys(v)
+    keys = cpu_structured._sort_keys(v)
     if descending:
         keys = -keys
     flipped = np.flip(keys, axis=axis)
     order = np.argsort(flipped, axis=axis, kind="stable")
     order = v.shape[axis] - 1 - order
-    return _result(backend, order, I32)
+    return result_array(backend, order, I32)
 
 
-@kernel(
-    "_sort_values",
-    name="sort_nans_first",
-    fault="NaNs sort first in ascending order (and last descending)",
-)
-def _sort_nan(
+def _sort_nans_first(
     backend: Any, plan: OperationPlan, x: Any, axis: Any = -1, descending: Any = False
 ) -> Any:
-    from backends.cpu.convert import normalise_axis
-
     v = np.asarray(materialise(plan, 0, x))
     axis = normalise_axis(plan.operation, axis, v.ndim)
-    keys = _sort_keys(v)
+    keys = cpu_structured._sort_keys(v)
     keys[np.isnan(v)] = -(2**31) - 1  # below every non-NaN key
     if descending:
         keys = -keys
     order = np.argsort(keys, axis=axis, kind="stable")
-    return _result(backend, np.take_along_axis(v, order, axis=axis))
+    return result_array(backend, np.take_along_axis(v, order, axis=axis))
 
 
-@kernel(
-    "_topk_values",
-    name="topk_nans_not_largest",
-    fault="topk(largest=True) treats NaN as the smallest value (NaNs never selected first)",
-)
-def _topk_nan(
+def _valid_k(k: Any, extent: int) -> bool:
+    return isinstance(k, (int, np.integer)) and not isinstance(k, bool) and 0 <= k <= extent
+
+
+def _topk_nans_not_largest(
     backend: Any, plan: OperationPlan, x: Any, k: Any, axis: Any = -1, largest: Any = True
 ) -> Any:
-    from backends.cpu.convert import normalise_axis
-
     v = np.asarray(materialise(plan, 0, x))
     axis = normalise_axis(plan.operation, axis, v.ndim)
-    if not isinstance(k, (int, np.integer)) or isinstance(k, bool) or not 0 <= k <= v.shape[axis]:
+    if not _valid_k(k, v.shape[axis]):
         return KERNELS["_topk_values"](backend, plan, x, k, axis, largest)
-    keys = _sort_keys(v)
+    keys = cpu_structured._sort_keys(v)
     keys[np.isnan(v)] = -(2**31) - 1 if largest else 2**31
     order = np.argsort(-keys if largest else keys, axis=axis, kind="stable")
     order = np.take(order, np.arange(int(k)), axis=axis)
-    return _result(backend, np.take_along_axis(v, order, axis=axis))
+    return result_array(backend, np.take_along_axis(v, order, axis=axis))
 
 
-@kernel("_topk_indices", name="topk_ties_prefer_later", fault="topk breaks ties by the later index")
-def _topk_ties(
+def _topk_ties_prefer_later(
     backend: Any, plan: OperationPlan, x: Any, k: Any, axis: Any = -1, largest: Any = True
 ) -> Any:
-    from backends.cpu.convert import normalise_axis
-
     v = np.asarray(materialise(plan, 0, x))
     axis = normalise_axis(plan.operation, axis, v.ndim)
-    if not isinstance(k, (int, np.integer)) or isinstance(k, bool) or not 0 <= k <= v.shape[axis]:
+    if not _valid_k(k, v.shape[axis]):
         return KERNELS["_topk_indices"](backend, plan, x, k, axis, largest)
-    keys = _sort_keys(v)
+    keys = cpu_structured._sort_keys(v)
     if largest:
         keys = -keys
     flipped = np.flip(keys, axis=axis)
     order = v.shape[axis] - 1 - np.argsort(flipped, axis=axis, kind="stable")
-    return _result(backend, np.take(order, np.arange(int(k)), axis=axis), I32)
+    return result_array(backend, np.take(order, np.arange(int(k)), axis=axis), I32)
+
+
+# ---------------------------------------------------------------------------
+# The table
+# ---------------------------------------------------------------------------
+
+#: the structured mutants, in catalogue order
+FAULTS: tuple[Mutant, ...] = (
+    # accumulations
+    kernel_fault(
+        "reduce_sum_float32_accumulator",
+        "reduce_sum",
+        "Float32 accumulation when a Float64 accumulator was requested",
+        _reduce_sum_float32_accumulator,
+    ),
+    kernel_fault(
+        "reduce_sum_int32_checks_partial_sums",
+        "reduce_sum",
+        "Int32 reduce_sum raises when a partial sum leaves Int32 (the final sum fits)",
+        _reduce_sum_int32_checks_partial_sums,
+    ),
+    kernel_fault(
+        "reduce_prod_float64_accumulator",
+        "reduce_prod",
+        "reduce_prod accumulates in float64 and rounds once (not sequential binary32)",
+        _reduce_prod_float64_accumulator,
+    ),
+    kernel_fault(
+        "cumsum_parallel_scan",
+        "cumsum",
+        "cumsum by a Hillis-Steele parallel scan (a different association than sequential)",
+        _cumsum_parallel_scan,
+    ),
+    kernel_fault(
+        "cumsum_starts_at_first_term",
+        "cumsum",
+        "cumsum starts from the first term, not +0 (a prefix of -0 terms stays -0)",
+        _cumsum_starts_at_first_term,
+    ),
+    kernel_fault(
+        "reduce_max_ignores_nan",
+        "reduce_max",
+        "reduce_max ignores NaN (nanmax)",
+        _reduce_max_ignores_nan,
+    ),
+    kernel_fault(
+        "reduce_max_zero_order",
+        "reduce_max",
+        "reduce_max keeps the first of equal values: reduce_max([-0, +0]) = -0",
+        _reduce_max_zero_order,
+    ),
+    kernel_fault(
+        "reduce_min_canonical_nan",
+        "reduce_min",
+        "reduce_min returns the canonical NaN, not the first NaN's bits",
+        _reduce_min_canonical_nan,
+    ),
+    kernel_fault(
+        "argmax_last_wins",
+        "argmax",
+        "argmax ties go to the last index",
+        _argmax_last_wins,
+    ),
+    kernel_fault(
+        "argmax_ignores_nan",
+        "argmax",
+        "argmax ignores NaN (nanargmax)",
+        _argmax_ignores_nan,
+    ),
+    kernel_fault(
+        "argmin_orders_zeros",
+        "argmin",
+        "argmin treats -0 as smaller than +0 (the zeros do not tie)",
+        _argmin_orders_zeros,
+    ),
+    # matmul and conv
+    kernel_fault(
+        "matmul_fused_multiply_add",
+        "matmul",
+        "matmul products are not rounded (fused multiply-add, float64 products)",
+        _matmul_fused_multiply_add,
+    ),
+    kernel_fault(
+        "matmul_float32_accumulator",
+        "matmul",
+        "matmul accumulates in Float32 when a Float64 accumulator was requested",
+        _matmul_float32_accumulator,
+    ),
+    kernel_fault(
+        "matmul_int32_wraps",
+        "matmul",
+        "Int32 matmul wraps around instead of OverflowError",
+        _matmul_int32_wraps,
+    ),
+    kernel_fault(
+        "conv_fused_multiply_add",
+        "conv_general",
+        "conv_general adds each exact product with one rounding (fma), not round(x * w)",
+        _conv_fused_multiply_add,
+    ),
+    # indexing, ordering, selection
+    kernel_fault(
+        "gather_negative_indices_wrap",
+        "gather",
+        "gather accepts negative indices and wraps them (numpy take), no IndexError",
+        _gather_negative_indices_wrap,
+    ),
+    kernel_fault(
+        "scatter_duplicates_last_wins",
+        "scatter",
+        "scatter accepts duplicate indices (the last update wins), no ValueError",
+        _scatter_duplicates_last_wins,
+    ),
+    kernel_fault(
+        "scatter_add_reversed_order",
+        "scatter_add",
+        "scatter_add applies the updates of a repeated index in reverse order",
+        _scatter_add_reversed_order,
+    ),
+    kernel_fault(
+        "select_arithmetic_blend",
+        "select",
+        "select as cond * t + (1 - cond) * f: NaNs leak from the other branch, -0 lost",
+        _select_arithmetic_blend,
+    ),
+    kernel_fault(
+        "sort_unstable",
+        "_sort_indices",
+        "sort is not stable: equal keys come out in reverse order",
+        _sort_unstable,
+    ),
+    kernel_fault(
+        "sort_nans_first",
+        "_sort_values",
+        "NaNs sort first in ascending order (and last descending)",
+        _sort_nans_first,
+    ),
+    kernel_fault(
+        "topk_nans_not_largest",
+        "_topk_values",
+        "topk(largest=True) treats NaN as the smallest value (NaNs never selected first)",
+        _topk_nans_not_largest,
+    ),
+    kernel_fault(
+        "topk_ties_prefer_later",
+        "_topk_indices",
+        "topk breaks ties by the later index",
+        _topk_ties_prefer_later,
+    ),
+)
