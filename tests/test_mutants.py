@@ -28,7 +28,8 @@ import pytest
 
 import backends
 import conformance.mutants
-from conformance.classes.result import ResultClass, applicable_result_classes
+from conformance.classes.result import ResultClass
+from conformance.generate.witnesses import applicable_result_classes
 from conformance.mutants import KNOWN_GAPS, MUTANTS, Mutant, backend_class, kill, mutant_backend
 from conformance.mutants import result as result_mutants
 from oracle import Arithmetic, DType, Tensor, expected, registered_operations, resolvable_plans

@@ -49,9 +49,9 @@ import numpy as np
 
 from backends.cpu import KERNELS
 from conformance.classes import unary
-from conformance.classes.result import ResultClass, applicable_result_classes
+from conformance.classes.result import ResultClass
 from conformance.classes.unary import Kind
-from conformance.generate.witnesses import reached_classes, unary_plan
+from conformance.generate.witnesses import applicable_result_classes, reached_classes, unary_plan
 from conformance.mutants.kernels import flushing_subnormals
 from conformance.mutants.mutant import Kernel, Mutant, MutantBackend, backend_class, kernel_fault
 from oracle import Arithmetic, DType, OperationPlan, resolvable_plans

@@ -17,7 +17,7 @@ controller can name the call even after the worker is gone:
 * xdist replaces the dead worker, and :meth:`FaultRecords.pytest_handlecrashitem`
   turns the in-flight record into the item's hang or crash record.
 
-:class:`FaultRecords` is a mixin of :class:`conformance.pytest_plugin.PlancheckState`.
+:class:`FaultRecords` is a mixin of :class:`conformance.pytest_plugin.state.PlancheckState`.
 """
 
 from __future__ import annotations
@@ -31,8 +31,11 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from conformance.judge.runner import Watchdog
+from conformance.report import FailureReport, decode_call, encode_call, repro_command, show_value
+
 if TYPE_CHECKING:
-    from conformance.pytest_plugin import Case
+    from conformance.pytest_plugin.parametrize import Case
 
 __all__ = ["HANG_EXIT", "INFLIGHT_ELEMENTS", "FaultRecords", "watchdog_limit"]
 
@@ -53,7 +56,6 @@ def watchdog_limit(timeout: float) -> float:
 
 def _describe_call(failure: Any, call_data: Any, label: str, what: str) -> None:
     """Fill *failure*'s inputs, repro lines and note from an encoded call (if decodable)."""
-    from conformance.report import decode_call, repro_command, show_value
 
     if call_data is None:
         return
@@ -70,7 +72,7 @@ def _describe_call(failure: Any, call_data: Any, label: str, what: str) -> None:
 
 class FaultRecords:
     """The in-flight file, the watchdogs and the hang and crash records of
-    :class:`~conformance.pytest_plugin.PlancheckState` (whose attributes they use)."""
+    :class:`~conformance.pytest_plugin.state.PlancheckState` (whose attributes they use)."""
 
     def _inflight(self, test: str, call: Any) -> None:
         """A backend call starts (*call*) or ends (None): arm or disarm the watchdog
@@ -81,7 +83,6 @@ class FaultRecords:
             if self._inflight_fd is not None and self._current is not None:
                 self._write_inflight({"test": self._current.get("test"), "call": None})
             return
-        from conformance.report import encode_call
 
         self._current_call = call
         size = sum(getattr(a, "size", 0) for a in call.args)
@@ -96,8 +97,6 @@ class FaultRecords:
         if self._inflight_fd is not None:
             self._write_inflight(self._current)
         if self._watchdog is None and self.timeout:
-            from conformance.judge.runner import Watchdog
-
             self._watchdog = Watchdog(watchdog_limit(self.timeout), self._hung)
         if self._watchdog is not None:
             self._watchdog.arm()
@@ -117,8 +116,6 @@ class FaultRecords:
 
         current = dict(self._current or {}, hang=True)
         if current.get("large") and self._current_call is not None:
-            from conformance.report import encode_call
-
             with contextlib.suppress(TypeError):  # encoded only now (see INFLIGHT_ELEMENTS)
                 current["call"] = encode_call(self._current_call)
         if self._inflight_fd is not None:
@@ -181,7 +178,6 @@ class FaultRecords:
         self, test: str, case: Case | None, call_data: Any, note: str = ""
     ) -> dict[str, Any]:
         """The record of a test item whose call the watchdog cut."""
-        from conformance.report import FailureReport
 
         label = case.label if case else "?"
         limit = watchdog_limit(self.timeout) if self.timeout else 0
@@ -211,7 +207,6 @@ class FaultRecords:
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_handlecrashitem(self, crashitem: str, report: Any, sched: Any) -> None:
-        from conformance.report import FailureReport
 
         case = self.case_of(crashitem)
         worker = getattr(getattr(getattr(report, "node", None), "gateway", None), "id", None)

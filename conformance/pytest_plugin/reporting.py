@@ -1,0 +1,75 @@
+"""Reporting: the header, the run document, the report file and the terminal summary."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from conformance.model.versions import backend_version, plancheck_version
+from conformance.pytest_plugin.terminal_summary import header_lines, write_summary
+from conformance.report import REPORT_FORMAT
+
+__all__ = ["Reporting"]
+
+
+class Reporting:
+    """The run document, the report file and the terminal (a mixin of
+    :class:`~conformance.pytest_plugin.state.PlancheckState`)."""
+
+    def pytest_sessionstart(self, session: Any) -> None:
+        if self.is_worker or not self.labels:
+            return
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            for line in header_lines(self):
+                reporter.write_line(line)
+
+    def document(self) -> dict[str, Any]:
+
+        elapsed = time.time() - self.started
+        totals = {label: self.table.totals(label) for label in self.table.backends()}
+        examples = sum(t["examples"] for t in totals.values())
+        return {
+            "format": REPORT_FORMAT,
+            "complete": self.complete,
+            "result": self.result,
+            "started": self.started_text,
+            "updated": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            "elapsed_s": round(elapsed, 2),
+            "examples_per_s": round(examples / elapsed, 1) if elapsed > 0 else None,
+            "profile": self.profile.name,
+            "plancheck_version": plancheck_version(),
+            "seed": self.seed,
+            "backends": self.labels,
+            "backend_versions": {
+                label: backend_version(self.backend(label)) for label in self.labels
+            },
+            "operations": self.ops,
+            "options": {
+                "unsupported": {label: sorted(self.unsupported_by(label)) for label in self.labels},
+                "ulp_budgets": self.ulp_budgets,
+                "timeout_s": self.timeout,
+                "xfail": [d.selector for d in self.deviations],
+            },
+            "collected_items": self.collected_items,
+            "finished_items": self.finished,
+            "totals": totals,
+            "table": self.table.as_dict(),
+            "failures": self.failures,
+            "crashes": self.crashes,
+            "oracle_errors": self.oracle_errors,
+            "xfailed": self.xfailed,
+            "deviation_classes": [c.as_dict() for c in self.deviation_classes()],
+            "not_supported": {label: dict(c) for label, c in self.not_supported.items()},
+            "stale_xfail": self.stale_deviations(),
+            "errors": self.errors,
+            "coverage": self.coverage_summary,
+        }
+
+    def _write(self) -> None:
+        if self._writer is not None:
+            self._writer.write(self.document(), self.table)
+
+    def pytest_terminal_summary(self, terminalreporter: Any, exitstatus: Any) -> None:
+
+        write_summary(self, terminalreporter, exitstatus)

@@ -1,0 +1,256 @@
+"""The plugin's state: the options of the session, its backends, and what it measured.
+
+One :class:`PlancheckState` per pytest process (the controller and every
+xdist worker), registered as a plugin by :func:`conformance.pytest_plugin.pytest_configure`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+import random
+import shutil
+import tempfile
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import hypothesis.core
+import pytest
+
+import backends
+from conformance.findings.deviations import Deviation
+from conformance.findings.deviations import load as load_deviation_file
+from conformance.judge.checker import Checker
+from conformance.judge.profiles import PROFILES
+from conformance.model.capabilities import declared_by, parse_features
+from conformance.pytest_plugin.aggregation import CHECKER, Aggregation
+from conformance.pytest_plugin.coverage import CoverageCheck
+from conformance.pytest_plugin.faults import FaultRecords
+from conformance.pytest_plugin.options import DEFAULT_TIMEOUT, parse_budgets, typed
+from conformance.pytest_plugin.parametrize import Case, Parametrization
+from conformance.pytest_plugin.reporting import Reporting
+from conformance.report import ConformanceTable, ReportWriter
+from oracle import resolvable_plans
+
+__all__ = ["PlancheckState"]
+
+
+class PlancheckState(Parametrization, Aggregation, CoverageCheck, Reporting, FaultRecords):
+    """The plugin's state, one per pytest process: the options, the backends, and
+    (on the controller) what the run measured.
+
+    Each concern is a mixin of its own module: the cases (:mod:`.parametrize`),
+    the records of finished items (:mod:`.aggregation`), coverage
+    (:mod:`.coverage`), the document and the terminal (:mod:`.reporting`), hung
+    and crashed calls (:mod:`.faults`).
+    """
+
+    def __init__(self, config: Any) -> None:
+        self.config = config
+        self.restore_signals: Any = None  #: set by pytest_configure (conformance.judge.runner)
+        option = config.option
+        self.labels: list[str] = list(dict.fromkeys(option.plancheck_backend))
+        self.ops = list(dict.fromkeys(option.plancheck_op)) or None
+        self.profile = PROFILES[option.plancheck_profile or "ci"]
+        if option.plancheck_max_examples is not None:
+            self.profile = dataclasses.replace(
+                self.profile, max_examples=option.plancheck_max_examples
+            )
+        workerinput = getattr(config, "workerinput", None)
+        #: the search's seed: the option's; on a random profile without one, a fresh seed
+        #: the controller draws and hands to its workers; None: derandomized (ci)
+        self.seed: int | None = option.plancheck_seed
+        if workerinput is not None:
+            self.seed = workerinput.get("plancheck_seed", self.seed)
+        elif self.seed is None and not self.profile.derandomize:
+            self.seed = random.getrandbits(32)
+        if self.seed is not None:
+            self.profile = dataclasses.replace(self.profile, derandomize=False)
+            hypothesis.core.global_force_seed = self.seed  # what --hypothesis-seed sets
+        self.ulp_budgets = parse_budgets(option.plancheck_ulp_budget, typed(config, "ulp-budget"))
+        timeout = DEFAULT_TIMEOUT if option.plancheck_timeout is None else option.plancheck_timeout
+        if not (timeout >= 0 and math.isfinite(timeout)):
+            raise pytest.UsageError(
+                f"{typed(config, 'timeout')}: expected seconds >= 0, got {timeout}"
+            )
+        self.timeout = timeout or None
+        self.deviations: list[Deviation] = []
+        self.unsupported: frozenset[str] = frozenset()
+        if option.plancheck_xfail:
+            self.deviations, self.unsupported = load_deviation_file(option.plancheck_xfail)
+        try:
+            self.unsupported |= parse_features(
+                option.plancheck_unsupported, typed(config, "unsupported")
+            )
+        except ValueError as error:
+            raise pytest.UsageError(str(error)) from None
+        all_plans = self.all_plans = resolvable_plans()
+        if self.ops:
+            known = {p.operation for p in all_plans}
+            unknown = [op for op in self.ops if op not in known]
+            if unknown:
+                raise pytest.UsageError(
+                    f"{typed(self.config, 'op')}: unknown operation(s) {', '.join(unknown)} "
+                    f"(see `plancheck plans`)"
+                )
+        self.plans = tuple(p for p in all_plans if self.ops is None or p.operation in self.ops)
+        self._backends: dict[str, Any] = {}
+        for label in self.labels:
+            self.backend(label)  # a usage error now rather than one per test
+            self.unsupported_by(label)
+        self.is_worker = workerinput is not None
+        self.worker_id = workerinput.get("workerid") if workerinput else None
+        self._inflight_fd: int | None = None
+        self._watchdog: Any = None
+        self._current: dict[str, Any] | None = None
+        self._current_call: Any = None
+        inflight_dir = workerinput.get("plancheck_inflight") if workerinput else None
+        if inflight_dir:
+            path = os.path.join(inflight_dir, f"{self.worker_id}.json")
+            self._inflight_fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
+        self.inflight_dir: str | None = None
+        # controller side
+        report = option.plancheck_report
+        self.report_path = Path(config.invocation_params.dir) / report if report else None
+        self.table = ConformanceTable()
+        self.started = time.time()
+        self.started_text = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+        self.collected: dict[str, Case] = {}
+        #: per backend, the plans only some of whose class-hitting checks were selected
+        self.partially_selected: dict[str, int] = {}
+        self.collected_items = 0
+        self.finished = 0
+        self.failures: list[dict[str, Any]] = []
+        self.crashes: list[dict[str, Any]] = []
+        self.oracle_errors: list[dict[str, Any]] = []
+        self.xfailed: list[dict[str, Any]] = []
+        self.errors: list[str] = []
+        self.deviation_failed: Counter[Deviation] = Counter()
+        self.class_records: list[dict[str, Any]] = []
+        self.not_supported: dict[str, Counter[str]] = {}
+        self.coverage_rows: dict[str, dict[str, list[Any]]] = {}
+        #: per backend and plan: calls not judged (unsupported) and the classes they hit
+        self.coverage_skipped: dict[str, dict[str, list[Any]]] = {}
+        self.coverage_summary: dict[str, dict[str, Any]] = {}
+        self.coverage_complete = True
+        self.result = "running"
+        self.complete = False
+        self._cases_by_test: dict[str, Case] | None = None
+        self._writer = None
+        if self.report_path is not None and not self.is_worker:
+            try:
+                self._writer = ReportWriter(self.report_path)
+            except FileNotFoundError as error:
+                raise pytest.UsageError(f"{typed(config, 'report')}: {error}") from None
+            self._write()
+
+    # -- backends and cases ------------------------------------------------------
+
+    def backend(self, label: str) -> Any:
+        backend = self._backends.get(label)
+        if backend is None:
+            try:
+                backend = backends.get(label)
+            except (Exception, SystemExit, GeneratorExit) as error:  # builtins:exit included
+                raise pytest.UsageError(
+                    f"{typed(self.config, 'backend')} {label}: cannot load it: "
+                    f"{type(error).__name__}: {error}"
+                ) from None
+            self._backends[label] = backend
+        return backend
+
+    def unsupported_by(self, label: str) -> frozenset[str]:
+        """The features not judged for backend *label*: the options' and its own."""
+        try:
+            return self.unsupported | declared_by(self.backend(label))
+        except ValueError as error:
+            raise pytest.UsageError(str(error)) from None
+
+    def checker(self, node: Any, case: Case) -> Any:
+
+        checker = Checker(
+            backend=self.backend(case.label),
+            label=case.label,
+            plan=case.plan,
+            kind=case.kind,
+            profile=self.profile,
+            ulp_budgets=self.ulp_budgets,
+            timeout=self.timeout,
+            test=node.nodeid,
+            inflight=self._inflight,
+        )
+        checker.deviation = self.deviation_for(case.label, case.plan)
+        checker.unsupported = self.unsupported_by(case.label)
+        checker.known = lambda finding, label=case.label: self.known_reason(
+            label, finding.operation, finding.plan, finding.cls
+        )
+        checker.cache_dir = self._cache_dir()
+        node.stash[CHECKER] = checker
+        return checker
+
+    def _cache_dir(self) -> str | None:
+        cache = getattr(self.config, "cache", None)
+        if cache is None:
+            return None
+        try:
+            return str(cache.mkdir("plancheck-corpus"))
+        except OSError:
+            return None
+
+    # -- hooks: every process ----------------------------------------------------
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_call(self, item: Any) -> Any:
+        """With ``--hypothesis-show-statistics``: collect the statistics of every
+        hypothesis search a suite item runs (hypothesis' own plugin collects them
+        only for ``@given`` test functions) where its summary finds them."""
+        if not item.config.getoption("hypothesis_show_statistics", False) or (
+            self.case_of(item.nodeid) is None
+        ):
+            return (yield)
+        from hypothesis.statistics import collector, describe_statistics
+
+        searches: list[str] = []
+
+        def note(stats: dict[str, Any]) -> None:
+            stats["nodeid"] = f"{item.nodeid} (search {len(searches) + 1})"
+            searches.append(describe_statistics(stats))
+            item.hypothesis_statistics = "\n\n".join(searches)
+
+        with collector.with_value(note):
+            return (yield)
+
+    # -- hooks: the controller (or the only process) -----------------------------
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_configure_node(self, node: Any) -> None:
+        if self.inflight_dir is None:
+            self.inflight_dir = tempfile.mkdtemp(prefix="plancheck-inflight-")
+            if self.timeout:
+                threading.Thread(target=self._watch_workers, args=(self.inflight_dir,),
+                                 name="plancheck-worker-watchdog", daemon=True).start()  # fmt: skip
+        node.workerinput["plancheck_inflight"] = self.inflight_dir
+        node.workerinput["plancheck_seed"] = self.seed
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session: Any, exitstatus: Any) -> None:
+        if self.is_worker:
+            if self._inflight_fd is not None:
+                os.close(self._inflight_fd)
+            return
+        self._coverage()
+        status = int(session.exitstatus)
+        if not self.coverage_complete and status == 0:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+            status = 1
+        self.complete = status in (0, 1)
+        self.result = self._result(status)
+        self._write()
+        if self.inflight_dir:
+            shutil.rmtree(self.inflight_dir, ignore_errors=True)
+
+    # -- the terminal summary ------------------------------------------------------

@@ -1,0 +1,86 @@
+"""plancheck's pytest entry point (``pytest11: plancheck``): out of the way until asked.
+
+Installing plancheck adds this module to every pytest session on the machine,
+so it imports nothing of plancheck's own: it declares the ``--plancheck-*``
+options and the ``plancheck_*`` ini settings (so ``pytest --help`` lists them
+and an ini file may set them), and only when one of them is given does it
+load the plugin proper, :mod:`conformance.pytest_plugin`.  An unrelated project
+with a ``conformance`` package of its own therefore never meets plancheck's.
+
+Values are checked by the plugin when it loads (a bad value is a pytest usage
+error naming the option as typed), not here: this module has nothing to check
+them with.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+#: the default per-call timeout in seconds (``--plancheck-timeout``)
+DEFAULT_TIMEOUT = 10.0
+
+#: option name -> (repeatable, metavar, help); every option has an ini setting of
+#: the same name with ``_`` for ``-`` (``plancheck_ulp_budget``)
+OPTIONS: dict[str, tuple[bool, str, str]] = {
+    "backend": (True, "NAME", "backend under test: generic, cpu or package.module:attribute "
+                "(repeatable); adds the conformance suite to the run"),
+    "op": (True, "OPERATION", "run the suite for these operations only (repeatable)"),
+    "profile": (False, "ci|dev|thorough", "ci: derandomized and fast (default); dev: random "
+                "with a local database; thorough: many examples and corpus level 2"),
+    "ulp-budget": (True, "OP=N", "ULP budget for a correctly rounded operation (repeatable)"),
+    "timeout": (False, "SECONDS", f"per-call timeout (default {DEFAULT_TIMEOUT:g}; 0: none)"),
+    "xfail": (False, "FILE", "known deviations: operation[/plan] and a reason per entry"),
+    "unsupported": (True, "FEATURE", "a capability feature the backend does not support "
+                    "(repeatable): calls needing it are counted, not judged"),
+    "seed": (False, "SEED", "the random seed of the search (an integer >= 0); printed at the "
+             "start of every run, the same seed repeats the same calls"),
+    "max-examples": (False, "N", "generated calls per plan instead of the profile's"),
+    "report": (False, "PATH", "write the conformance report (.json, .md or .html), updated "
+               "per test item"),
+}  # fmt: skip
+
+
+def attribute(name: str) -> str:
+    """The ``config.option`` attribute (and ini name) of option *name*."""
+    return "plancheck_" + name.replace("-", "_")
+
+
+def pytest_addoption(parser: Any) -> None:
+    group = parser.getgroup("plancheck", "plancheck conformance suite")
+    for name, (repeatable, metavar, text) in OPTIONS.items():
+        group.addoption(f"--plancheck-{name}", dest=attribute(name), metavar=metavar, help=text,
+                        action="append" if repeatable else "store",
+                        default=[] if repeatable else None)  # fmt: skip
+        parser.addini(attribute(name), f"plancheck: {text}",
+                      type="linelist" if repeatable else "string", default=None)  # fmt: skip
+
+
+def asked(config: Any) -> bool:
+    """Whether the session uses plancheck: some plancheck option or ini setting is given."""
+    for name in OPTIONS:
+        key = attribute(name)
+        if getattr(config.option, key, None) not in (None, []):
+            return True
+        if config.getini(key) not in (None, "", []):
+            return True
+    return any(getattr(p, "plancheck_cli", False) for p in config.pluginmanager.get_plugins())
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)
+def pytest_xdist_auto_num_workers(config: Any) -> int | None:
+    """``-n auto`` on a plancheck run: sized by the amount of work (the plugin decides)."""
+    if not asked(config):
+        return None
+    from conformance.pytest_plugin.workers import auto_num_workers  # only when asked
+
+    return auto_num_workers(config)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: Any) -> None:
+    if asked(config) and not config.pluginmanager.has_plugin("plancheck-plugin"):
+        import conformance.pytest_plugin as plugin  # only when asked
+
+        config.pluginmanager.register(plugin, "plancheck-plugin")
