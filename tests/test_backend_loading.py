@@ -223,3 +223,77 @@ def test_a_name_is_a_string(name):
 def test_something_that_is_not_a_backend_is_a_type_error():
     with pytest.raises(TypeError, match="not a backend"):
         backends.get("builtins:object")
+
+
+# -- a package named like one of plancheck's (issue 22, item 3) -------------------------------
+
+USER_MODULE = """\
+from backends.cpu import CPUBackend
+
+from .helper import LABEL
+
+
+class X(CPUBackend):
+    name = LABEL
+"""
+
+
+@pytest.fixture
+def users_backends(tmp_path: Path, monkeypatch, clean_imports):
+    """A folder with the user's own ``backends/mine.py`` (and a helper it imports
+    relatively), made the working directory; plancheck's ``backends`` restored after."""
+    folder = tmp_path / "backends"
+    folder.mkdir()
+    (folder / "__init__.py").write_text("raise RuntimeError('the user package init is not run')\n")
+    (folder / "mine.py").write_text(USER_MODULE)
+    (folder / "helper.py").write_text("LABEL = 'mine'\n")
+    (folder / "cpu.py").write_text("raise RuntimeError('plancheck owns backends.cpu')\n")
+    monkeypatch.chdir(tmp_path)
+    package_path = list(backends.__path__)
+    yield tmp_path
+    backends.__path__[:] = package_path
+    for name in ("backends.mine", "backends.helper"):
+        sys.modules.pop(name, None)
+
+
+def test_a_users_backends_module_loads_beside_plancheck_s_package(users_backends):
+    backend = backends.get("backends.mine:X")
+    assert backend.name == "mine"  # the user's class, through its relative import
+    assert Path(sys.modules["backends.mine"].__file__).parent == users_backends / "backends"
+    # a module plancheck's package has stays plancheck's
+    assert backends.get("backends.cpu:CPUBackend").name == "cpu"
+    assert Path(sys.modules["backends.cpu"].__file__).parent != users_backends / "backends"
+
+
+def test_plancheck_call_loads_a_users_backends_module(users_backends):
+    environment = {**os.environ, "PYTHONPATH": str(Path(backends.__file__).parent.parent)}
+    done = subprocess.run(
+        [_script("plancheck"), "call", "--backend", "backends.mine:X", "neg", "Float32:[1.5]"],
+        cwd=users_backends, capture_output=True, text=True, timeout=600, env=environment,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "PASS" in done.stdout
+
+
+def test_a_module_no_backends_folder_holds_says_what_was_tried(users_backends):
+    with pytest.raises(BackendLoadError) as refused:
+        backends.get("backends.mien:X")
+    message = str(refused.value)
+    assert "no module named 'backends.mien' (did you mean 'backends.mine'?)" in message
+    assert f"imports the package 'backends' from {Path(backends.__file__).parent}" in message
+    here = os.getcwd()
+    assert f"put the file at {os.path.join(here, 'backends', 'mien.py')}" in message
+    assert "give your package a name of its own" in message
+
+
+def test_a_module_name_without_attribute_names_the_fix(tmp_path, monkeypatch, clean_imports):
+    (tmp_path / "tinybackend.py").write_text(
+        "raise RuntimeError('not run')\n\n\nclass TinyBackend:\n    pass\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ValueError, match=r"e\.g\. --backend tinybackend:TinyBackend") as refused:
+        backends.get("tinybackend")
+    assert "module:attribute" in str(refused.value)
+    assert "tinybackend" not in sys.modules  # found by path, never imported
+    with pytest.raises(ValueError, match=r"'nosuchbackend:YourBackend'"):
+        backends.get("nosuchbackend")

@@ -108,9 +108,9 @@ import torch
 import torch.nn.functional as F
 
 from oracle import Accumulation, DType, OperandRole, OperationPlan, Tensor
+from oracle.conv_geometry import ConvGeometry, conv_geometry
 
 from ..cpu.convert import normalise_axes, normalise_axis
-from ..cpu.structured import _conv_geometry
 from ..dispatch import KernelBackend
 from ..errors import BackendLoadError
 from ..parameters import read_flag, read_int
@@ -376,14 +376,6 @@ def matmul(backend: TorchBackend, plan: OperationPlan, a: Any, b: Any) -> torch.
     return torch.matmul(x, y)
 
 
-class _Shape:
-    """What the shared conv validation reads of an operand: ``ndim`` and ``shape``."""
-
-    def __init__(self, tensor: torch.Tensor) -> None:
-        self.shape = tuple(tensor.shape)
-        self.ndim = len(self.shape)
-
-
 _CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
 
 
@@ -398,9 +390,9 @@ def conv_general(
     rhs_dilation: Any = None,
     feature_group_count: Any = 1,
 ) -> torch.Tensor:
-    g = _conv_geometry(
-        plan.operation, _Shape(lhs), _Shape(rhs), window_strides, padding, lhs_dilation,
-        rhs_dilation, feature_group_count,
+    g = conv_geometry(
+        tuple(lhs.shape), tuple(rhs.shape), window_strides, padding, lhs_dilation, rhs_dilation,
+        feature_group_count,
     )  # fmt: skip
     spatial = lhs.ndim - 2
     if spatial > 3:
@@ -408,9 +400,9 @@ def conv_general(
             f"{plan.operation}: torch has no convolution over {spatial} spatial dimensions"
         )
     x, w = _operand(plan, 0, lhs), _operand(plan, 1, rhs)
-    out_shape = (g["batch"], g["out_channels"], *g["out_spatial"])
+    out_shape = g.output_shape
     backend.allocated()
-    if math.prod(out_shape) == 0 or g["group_channels"] == 0:
+    if math.prod(out_shape) == 0 or g.group_in_channels == 0:
         return torch.zeros(out_shape, dtype=torch.float32, device=x.device)  # nothing to do
     if spatial == 0:  # a 1x1 convolution over a length-1 dimension
         return conv_general_torch(x[..., None], w[..., None], g, 1)[..., 0]
@@ -418,13 +410,13 @@ def conv_general(
 
 
 def conv_general_torch(
-    x: torch.Tensor, w: torch.Tensor, g: dict[str, Any], spatial: int
+    x: torch.Tensor, w: torch.Tensor, g: ConvGeometry, spatial: int
 ) -> torch.Tensor:
     """The convolution of the validated geometry *g* with torch's conv kernels."""
-    strides = tuple(g["strides"]) or (1,) * spatial
-    rhs_dilation = tuple(g["rhs_dilation"]) or (1,) * spatial
-    lhs_dilation = tuple(g["lhs_dilation"]) or (1,) * spatial
-    pads = tuple(g["pads"]) or ((0, 0),) * spatial
+    strides = g.window_strides or (1,) * spatial
+    rhs_dilation = g.rhs_dilation or (1,) * spatial
+    lhs_dilation = g.lhs_dilation or (1,) * spatial
+    pads = g.padding or ((0, 0),) * spatial
     if any(d > 1 for d in lhs_dilation):
         spread_shape = [*x.shape[:2]]
         index: list[slice] = [slice(None), slice(None)]
@@ -439,7 +431,7 @@ def conv_general_torch(
         for low, high in reversed(pads):  # F.pad takes the last dimension first
             widths += [low, high]
         x = F.pad(x, widths)
-    return _CONV[spatial](x, w, stride=strides, dilation=rhs_dilation, groups=g["groups"])
+    return _CONV[spatial](x, w, stride=strides, dilation=rhs_dilation, groups=g.feature_group_count)
 
 
 # ---------------------------------------------------------------------------

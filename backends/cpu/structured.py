@@ -22,6 +22,8 @@
   window positions row-major (outer), input channels of the group ascending
   (inner), vectorised over batch, output channels and output positions.
   Padding and dilation holes hold +0, so they contribute ``round32(0 * w)``.
+  The parameters are checked, and the extents derived, by the oracle's
+  :func:`oracle.conv_geometry.conv_geometry` (the errors are the oracle's).
 * ``gather(data, indices, axis)``: ``numpy.take``; every index must lie in
   ``[0, n)`` (IndexError otherwise, negatives included).  Bits are copied.
 * ``scatter(base, indices, updates, axis)``: updates has the gather-result
@@ -46,8 +48,9 @@ from typing import Any
 import numpy as np
 
 from oracle import Accumulation, DType, OperationPlan
+from oracle.conv_geometry import ConvGeometry, conv_geometry
 
-from ..parameters import read_flag, read_int, read_items
+from ..parameters import read_flag, read_int
 from .convert import (
     F32,
     F64,
@@ -197,118 +200,10 @@ def matmul(backend: Any, plan: OperationPlan, a: Any, b: Any) -> np.ndarray:
 # ---------------------------------------------------------------------------
 
 
-def _int_tuple(operation: str, name: str, value: Any, count: int, default: int) -> tuple[int, ...]:
-    """None -> defaults; else a tuple/list of *count* ints >= 1."""
-    if value is None:
-        return (default,) * count
-    entries = read_items(operation, name, value, f"a tuple or list of {count} ints")
-    items = tuple(read_int(operation, f"{name}[{i}]", v) for i, v in enumerate(entries))
-    if len(items) != count:
-        raise ValueError(
-            f"{operation}: {name} has {len(items)} entries for {count} spatial dimensions"
-        )
-    for i, v in enumerate(items):
-        if v < 1:
-            raise ValueError(f"{operation}: {name}[{i}] = {v} must be at least 1")
-    return items
-
-
-def _padding(operation: str, value: Any, count: int) -> tuple[tuple[int, int], ...]:
-    if value is None:
-        return ((0, 0),) * count
-    entries = read_items(operation, "padding", value, "a tuple or list of (low, high) int pairs")
-    pairs = []
-    for i, entry in enumerate(entries):
-        pair = read_items(operation, f"padding[{i}]", entry, "a (low, high) pair")
-        if len(pair) != 2:
-            raise ValueError(f"{operation}: padding[{i}] has {len(pair)} entries, not (low, high)")
-        pairs.append(
-            (
-                read_int(operation, f"padding[{i}][0]", pair[0]),
-                read_int(operation, f"padding[{i}][1]", pair[1]),
-            )
-        )
-    if len(pairs) != count:
-        raise ValueError(
-            f"{operation}: padding has {len(pairs)} pairs for {count} spatial dimensions"
-        )
-    return tuple(pairs)
-
-
-def _conv_geometry(
-    operation: str,
-    lhs: np.ndarray,
-    rhs: np.ndarray,
-    window_strides: Any,
-    padding: Any,
-    lhs_dilation: Any,
-    rhs_dilation: Any,
-    feature_group_count: Any,
-) -> dict[str, Any]:
-    """Validate every conv parameter (in the reference's order) and derive the shapes."""
-    if lhs.ndim < 2 or rhs.ndim != lhs.ndim:
-        raise ValueError(
-            f"{operation}: lhs [batch, in_channels, *spatial] and rhs "
-            f"[out_channels, in_channels // groups, *window] need the same rank >= 2, "
-            f"got shapes {lhs.shape} and {rhs.shape}"
-        )
-    spatial = lhs.ndim - 2
-    strides = _int_tuple(operation, "window_strides", window_strides, spatial, 1)
-    pads = _padding(operation, padding, spatial)
-    lhs_dil = _int_tuple(operation, "lhs_dilation", lhs_dilation, spatial, 1)
-    rhs_dil = _int_tuple(operation, "rhs_dilation", rhs_dilation, spatial, 1)
-    groups = read_int(operation, "feature_group_count", feature_group_count)
-    batch, channels = lhs.shape[:2]
-    out_channels, group_channels = rhs.shape[:2]
-    window = rhs.shape[2:]
-    shapes = f"shapes {lhs.shape} and {rhs.shape}"
-    if groups < 1:
-        raise ValueError(f"{operation}: feature_group_count {groups} must be at least 1")
-    if channels % groups or out_channels % groups:
-        raise ValueError(
-            f"{operation}: feature_group_count {groups} must divide both in_channels "
-            f"{channels} and out_channels {out_channels} ({shapes})"
-        )
-    if group_channels != channels // groups:
-        raise ValueError(
-            f"{operation}: rhs dimension 1 must be in_channels // feature_group_count = "
-            f"{channels // groups}, got {group_channels} ({shapes})"
-        )
-    if any(w == 0 for w in window):
-        raise ValueError(f"{operation}: every window extent must be at least 1 ({shapes})")
-    padded_extents, out_spatial = [], []
-    for d, (size, w, (low, high), s, ld, rd) in enumerate(
-        zip(lhs.shape[2:], window, pads, strides, lhs_dil, rhs_dil)
-    ):
-        extent = (size - 1) * ld + 1 if size else 0
-        padded = extent + low + high
-        if padded < 0:
-            raise ValueError(
-                f"{operation}: padding {(low, high)} of spatial dimension {d} leaves a "
-                f"negative extent {padded} ({shapes})"
-            )
-        span = (w - 1) * rd + 1
-        padded_extents.append(padded)
-        out_spatial.append((padded - span) // s + 1 if padded >= span else 0)
-    return {
-        "groups": groups,
-        "batch": batch,
-        "out_channels": out_channels,
-        "group_channels": group_channels,
-        "strides": strides,
-        "pads": pads,
-        "lhs_dilation": lhs_dil,
-        "rhs_dilation": rhs_dil,
-        "window": window,
-        "padded": tuple(padded_extents),
-        "out_spatial": tuple(out_spatial),
-    }
-
-
-def _padded_input(lhs: np.ndarray, geometry: dict[str, Any]) -> np.ndarray:
+def _padded_input(lhs: np.ndarray, geometry: ConvGeometry) -> np.ndarray:
     """lhs with +0 dilation holes and +0 padding (negative padding crops)."""
     x = lhs
-    for d, (ld, (low, high)) in enumerate(zip(geometry["lhs_dilation"], geometry["pads"])):
+    for d, (ld, (low, high)) in enumerate(zip(geometry.lhs_dilation, geometry.padding)):
         axis = d + 2
         size = x.shape[axis]
         if ld > 1 and size:
@@ -343,25 +238,23 @@ def conv_general(
 ) -> np.ndarray:
     x = np.asarray(materialise(plan, 0, lhs))
     w = np.asarray(materialise(plan, 1, rhs))
-    g = _conv_geometry(
-        plan.operation, x, w, window_strides, padding, lhs_dilation, rhs_dilation,
-        feature_group_count,
-    )  # fmt: skip
-    groups, batch, out_channels = g["groups"], g["batch"], g["out_channels"]
-    group_channels, out_spatial = g["group_channels"], g["out_spatial"]
-    per_group = out_channels // groups
-    out = new_array(backend, (batch, out_channels, *out_spatial), F32)
+    g = conv_geometry(
+        x.shape, w.shape, window_strides, padding, lhs_dilation, rhs_dilation, feature_group_count
+    )
+    groups, batch, per_group = g.feature_group_count, g.batch, g.group_out_channels
+    group_channels, out_spatial = g.group_in_channels, g.output_spatial
+    out = new_array(backend, g.output_shape, F32)
     acc = np.zeros((batch, groups, per_group, *out_spatial), F32)
     if acc.size and group_channels:
         xp = _padded_input(x, g)
         xp = xp.reshape(batch, groups, group_channels, *xp.shape[2:])
-        weights = w.reshape(groups, per_group, group_channels, *g["window"])
+        weights = w.reshape(groups, per_group, group_channels, *g.window)
         term = np.empty_like(acc)
         spatial_ones = (1,) * len(out_spatial)
         with np.errstate(all="ignore"):
-            for position in np.ndindex(*g["window"]):
+            for position in np.ndindex(*g.window):
                 index = [slice(None)] * 3
-                for p, rd, s, n in zip(position, g["rhs_dilation"], g["strides"], out_spatial):
+                for p, rd, s, n in zip(position, g.rhs_dilation, g.window_strides, out_spatial):
                     start = p * rd
                     index.append(slice(start, start + (n - 1) * s + 1, s))
                 window_view = xp[tuple(index)]  # (batch, groups, group_channels, *out)

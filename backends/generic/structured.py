@@ -14,8 +14,8 @@ from itertools import product
 from typing import Any
 
 from oracle import Arithmetic, OperationPlan
+from oracle.conv_geometry import conv_geometry
 
-from ..parameters import read_items
 from . import convert
 from .binary32 import is_nan
 from .elementwise import add, elementwise_kernel, maximum, minimum, mul
@@ -53,89 +53,8 @@ def matmul(backend: Any, plan: OperationPlan, a: Any, b: Any):
 # -- conv_general -----------------------------------------------------------------------
 
 
-def _int_tuple(name: str, value: Any, count: int, default: int, minimum: int) -> tuple[int, ...]:
-    """A tuple or list of *count* ints >= *minimum* (None: the default), checked as the
-    oracle does: the container (TypeError), each entry (TypeError), the count, the minimum."""
-    if value is None:
-        return (default,) * count
-    items = read_items("conv_general", name, value, f"a tuple or list of {count} ints")
-    result = tuple(check_int("conv_general", f"{name}[{i}]", v) for i, v in enumerate(items))
-    if len(result) != count:
-        raise ValueError(
-            f"conv_general: {name} has {len(result)} entries; the lhs has {count} spatial "
-            "dimensions"
-        )
-    for i, v in enumerate(result):
-        if v < minimum:
-            raise ValueError(f"conv_general: {name}[{i}] = {v} must be at least {minimum}")
-    return result
-
-
-def _padding(value: Any, count: int) -> tuple[tuple[int, int], ...]:
-    """A tuple or list of *count* (low, high) int pairs; negative entries crop."""
-    if value is None:
-        return ((0, 0),) * count
-    entries = read_items("conv_general", "padding", value, "a tuple or list of (low, high) pairs")
-    pairs = []
-    for i, entry in enumerate(entries):
-        pair = read_items("conv_general", f"padding[{i}]", entry, "a (low, high) pair of ints")
-        if len(pair) != 2:
-            raise ValueError(f"conv_general: padding[{i}] has {len(pair)} entries, not (low, high)")
-        low, high = (check_int("conv_general", f"padding[{i}][{j}]", p) for j, p in enumerate(pair))
-        pairs.append((low, high))
-    if len(pairs) != count:
-        raise ValueError(
-            f"conv_general: padding has {len(pairs)} pairs; the lhs has {count} spatial dimensions"
-        )
-    return tuple(pairs)
-
-
 def _dilated(extent: int, dilation: int) -> int:
     return (extent - 1) * dilation + 1 if extent > 0 else 0
-
-
-def _conv_geometry(lhs_shape, rhs_shape, strides_, padding, lhs_dilation, rhs_dilation, groups):
-    """Validated parameters and the output spatial shape (ValueError/TypeError otherwise)."""
-    if len(lhs_shape) < 2 or len(rhs_shape) != len(lhs_shape):
-        raise ValueError(
-            f"conv_general: lhs [batch, in_channels, *spatial] and rhs [out_channels, "
-            f"in_channels // groups, *window] need equal ranks >= 2, got {lhs_shape} "
-            f"and {rhs_shape}"
-        )
-    count = len(lhs_shape) - 2
-    strides_ = _int_tuple("window_strides", strides_, count, 1, 1)
-    padding = _padding(padding, count)
-    lhs_dilation = _int_tuple("lhs_dilation", lhs_dilation, count, 1, 1)
-    rhs_dilation = _int_tuple("rhs_dilation", rhs_dilation, count, 1, 1)
-    groups = check_int("conv_general", "feature_group_count", groups)
-    in_channels, out_channels = lhs_shape[1], rhs_shape[0]
-    if groups < 1 or in_channels % groups or out_channels % groups:
-        raise ValueError(
-            f"conv_general: feature_group_count {groups} must be >= 1 and divide "
-            f"in_channels {in_channels} and out_channels {out_channels}"
-        )
-    if rhs_shape[1] * groups != in_channels:
-        raise ValueError(
-            f"conv_general: rhs shape {rhs_shape} needs in_channels // groups = "
-            f"{in_channels // groups} at dimension 1 (lhs shape {lhs_shape})"
-        )
-    if any(extent < 1 for extent in rhs_shape[2:]):
-        raise ValueError(
-            f"conv_general: every window extent must be at least 1, got rhs shape {rhs_shape}"
-        )
-    out_spatial = []
-    for d in range(count):
-        dilated = _dilated(lhs_shape[2 + d], lhs_dilation[d])
-        padded = padding[d][0] + dilated + padding[d][1]
-        if padded < 0:
-            raise ValueError(
-                f"conv_general: padding {padding[d]} of spatial dimension {d} leaves a negative "
-                f"extent {padded} (dilated input extent {dilated}; shapes {lhs_shape} and "
-                f"{rhs_shape})"
-            )
-        window = _dilated(rhs_shape[2 + d], rhs_dilation[d])
-        out_spatial.append((padded - window) // strides_[d] + 1 if padded >= window else 0)
-    return strides_, padding, lhs_dilation, rhs_dilation, groups, tuple(out_spatial)
 
 
 def _input_position(out_pos, win_pos, lhs_spatial, strides_, padding, lhs_dil, rhs_dil):
@@ -164,18 +83,19 @@ def conv_general(
 ):
     """Cross-correlation; terms round(x * w) added from +0, window positions in
     row-major order (outer) and the group's input channels ascending (inner);
-    padding and dilation holes contribute round(0 * w)."""
+    padding and dilation holes contribute round(0 * w).  Parameters, errors and
+    extents: :func:`oracle.conv_geometry.conv_geometry`."""
     (l_shape, l_values), (r_shape, r_values) = (
         convert.operand(plan, 0, lhs),
         convert.operand(plan, 1, rhs),
     )
-    strides_, pads, l_dil, r_dil, groups, out_spatial = _conv_geometry(
+    g = conv_geometry(
         l_shape, r_shape, window_strides, padding, lhs_dilation, rhs_dilation, feature_group_count
     )
-    batch, out_channels = l_shape[0], r_shape[0]
-    group_in, group_out = r_shape[1], out_channels // groups
-    elements = batch * out_channels * math.prod(out_spatial)
-    check_size("conv_general", elements, elements * math.prod(r_shape[2:]) * group_in)
+    check_size("conv_general", g.output_elements, g.terms)
+    strides_, pads, l_dil, r_dil = g.window_strides, g.padding, g.lhs_dilation, g.rhs_dilation
+    batch, out_channels, out_spatial = g.batch, g.out_channels, g.output_spatial
+    group_in, group_out = g.group_in_channels, g.group_out_channels
     l_step, r_step = strides(l_shape), strides(r_shape)
     values = []
     for b, oc, out_pos in product(

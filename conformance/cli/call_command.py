@@ -91,7 +91,7 @@ def main(arguments: argparse.Namespace) -> int:
     except (Exception, SystemExit, GeneratorExit) as error:  # builtins:exit included
         return _usage(
             f"cannot load backend {terminal_text(repr(arguments.backend), 200)}: "
-            f"{type(error).__name__}: {terminal_text(str(error), 500)}"
+            f"{type(error).__name__}: {terminal_text(str(error), 1000)}"
         )
     try:
         expectation = expected(arguments.operation, *call_args, accumulator_dtype=accumulator)

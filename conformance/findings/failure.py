@@ -48,14 +48,30 @@ MAX_ELEMENTS = 24
 MAX_MISMATCHES = 8
 
 
+_QUIETING_IMPORT = "from oracle.binary32 import from_bits; "
+_EXACT_IMPORT = "from oracle.binary32 import from_bits_exact as from_bits; "
+#: What a :func:`python_snippet` imports: :data:`REPRO_PRELUDE` with ``from_bits``
+#: bound to the exact conversion, so that a NaN element written
+#: ``from_bits(0x7f800001)`` stays that signalling NaN on its way to the backend
+#: (``oracle.binary32.from_bits`` quiets it), then ``reproduce``.
+SNIPPET_PRELUDE = (
+    REPRO_PRELUDE.replace(_QUIETING_IMPORT, _EXACT_IMPORT)
+    if _QUIETING_IMPORT in REPRO_PRELUDE
+    else REPRO_PRELUDE + _EXACT_IMPORT
+) + "from conformance.report import reproduce; "
+
+
 def python_snippet(call: Call, backend: str | None = None) -> str:
     """One line of Python that runs *call* on *backend* and prints the full report
-    (on the oracle alone, ``Call.repro()``, when *backend* is None)."""
+    (on the oracle alone, ``Call.repro()``, when *backend* is None).
+
+    Float32 tensor elements keep their exact bits, signalling NaNs included.
+    """
     if backend is None:
         return call.repro()
     expression = call.expression("reproduce")
     expression = f"reproduce({backend!r}, " + expression[len("reproduce(") :]
-    return f"{REPRO_PRELUDE}from conformance.report import reproduce; {expression}"
+    return f"{SNIPPET_PRELUDE}{expression}"
 
 
 # ---------------------------------------------------------------------------

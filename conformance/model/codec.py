@@ -1,7 +1,10 @@
 """One call as exact JSON, and back -- accepting only what plancheck writes.
 
 :func:`encode_call` / :func:`decode_call` turn a :class:`~conformance.model.calls.Call`
-into JSON and back *exactly*: Float32 elements by their bit patterns, Python
+into JSON and back *exactly*: Float32 elements (and numpy.float32 scalars) by
+their bit patterns, signalling NaNs included (decoded as
+:class:`oracle.binary32.SignallingNaN` elements, which reach a backend as
+those bits), Python
 floats by ``float.hex`` (NaNs by their binary64 bits), Fractions as
 numerator/denominator, numpy scalars by type.  :func:`repro_command` is the
 one-line shell reproduction ``plancheck repro --backend X '<json>'``.
@@ -99,8 +102,8 @@ def encode_value(value: Any) -> Any:
         kind = type(value).__name__
         if kind not in NUMPY_SCALARS:
             raise TypeError(f"cannot encode numpy.{kind} {value!r} exactly")
-        if isinstance(value, np.float32):
-            return {"numpy": kind, "bits": f"0x{binary32.to_bits(float(value)):08x}"}
+        if isinstance(value, np.float32):  # its own bits: float() would quiet a signalling NaN
+            return {"numpy": kind, "bits": f"0x{int(np.asarray(value).view(np.uint32)):08x}"}
         if isinstance(value, np.floating):
             return {"numpy": kind, **_float_code(float(value))}
         return {"numpy": kind, "value": value.item()}
@@ -227,7 +230,8 @@ def _tensor(data: Mapping[str, Any], budget: _Budget) -> Tensor:
         if not isinstance(raw, list):
             raise ValueError("'bits' must be a list")
         budget.take(len(raw))
-        values: tuple[Any, ...] = tuple(binary32.from_bits(_bits(b, 32)) for b in raw)
+        # exactly these bits: a signalling NaN stays one (binary32.from_bits would quiet it)
+        values: tuple[Any, ...] = tuple(binary32.from_bits_exact(_bits(b, 32)) for b in raw)
     else:
         raw = data.get("values")
         if not isinstance(raw, list):

@@ -7,7 +7,12 @@ such as an axis).  Values are Python-like literals extended for binary32 work:
 * ``nan``, ``inf``, ``-inf``, ``-0.0``;
 * ``hex('0x1.fffffep+127')`` -- a C99 hexadecimal float, exact (a binary64
   value: a weak scalar may be any float, a Float32 element must be binary32);
-* ``bits(0x7fc00001)`` -- a Float32 element given by its bit pattern;
+* ``bits(0x7fc00001)`` -- a Float32 element given by its bit pattern, kept
+  exactly: ``Float32:[bits(0x7f800001)]`` is a tensor holding the signalling
+  NaN 0x7F800001 (an :class:`oracle.binary32.SignallingNaN`), which reaches the
+  backend as those bits.  Outside a Float32 tensor (a weak scalar, a
+  parameter) a value is a Python float, which cannot hold a signalling NaN:
+  ``bits`` of one there is refused rather than quietly changed;
 * ``f32(-3.3)`` -- the decimal written inside, rounded once (to nearest, ties
   to even) to binary32: ``-3.3`` alone is refused in a Float32 tensor because
   it is not a binary32 value, and rounding it through binary64 first could
@@ -126,7 +131,7 @@ def _bits(arguments: list[Any], shown: str) -> float:
         or not 0 <= arguments[0] <= 0xFFFFFFFF
     ):
         raise LiteralError(f"{shown}: bits takes one 32-bit pattern, 0 to 0xFFFFFFFF")
-    return binary32.from_bits(arguments[0])
+    return binary32.from_bits_exact(arguments[0])
 
 
 def _f32(node: ast.Call, text: str, shown: str) -> float:
@@ -240,16 +245,39 @@ def parse_argument(text: str) -> Any:
             return Tensor.from_nested(nested, dtype)  # type: ignore[arg-type]
         except (TypeError, ValueError, NotImplementedError) as error:
             raise LiteralError(f"{head.strip()} tensor {data.strip()[:60]!r}: {error}") from None
-    return _parse(text)
+    value = _parse(text)
+    signalling = _signalling_nan(value)
+    if signalling is not None:
+        raise LiteralError(
+            f"{text.strip()[:60]!r}: bits(0x{signalling.bits:08X}) is a signalling NaN, which "
+            "only a Float32 tensor element carries (a Python float would quiet it); write "
+            f"'Float32:bits(0x{signalling.bits:08X})' for a 0-d tensor, or nan for a weak NaN"
+        )
+    return value
+
+
+def _signalling_nan(value: Any) -> binary32.SignallingNaN | None:
+    """The first signalling NaN in a plain (non-tensor) literal value, or None."""
+    if isinstance(value, binary32.SignallingNaN):
+        return value
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            found = _signalling_nan(item)
+            if found is not None:
+                return found
+    return None
 
 
 def format_value(value: Any) -> str:
-    """A value with its bit pattern where it has one: ``1.5 (0x3FC00000)``.
+    """A value with its bit pattern where it has one: ``1.5 (0x3FC00000)``,
+    ``signalling nan (0x7F800001)``.
 
     An int shows its Int32 bit pattern only when it is an Int32 value; a weak
     integer outside that range is shown as its value alone, never as its low
     32 bits.
     """
+    if isinstance(value, binary32.SignallingNaN):
+        return f"signalling nan (0x{value.bits:08X})"
     if isinstance(value, float) and binary32.is_binary32(value):
         return f"{value!r} (0x{binary32.to_bits(value):08X})"
     if isinstance(value, int) and not isinstance(value, bool):

@@ -24,6 +24,7 @@ from backends.cpu.reductions import _layout, _order_keys, sequential_reduce
 from conformance.mutants.kernels import float_inputs, result_array
 from conformance.mutants.mutant import Mutant, kernel_fault
 from oracle import DType, OperationPlan
+from oracle.conv_geometry import conv_geometry
 
 __all__ = ["FAULTS"]
 
@@ -219,21 +220,21 @@ def _conv_fused_multiply_add(
     x = np.asarray(materialise(plan, 0, lhs))
     w = np.asarray(materialise(plan, 1, rhs))
     parameters = (*parameters, *(None, None, None, None, 1)[len(parameters) :])
-    g = cpu_structured._conv_geometry(plan.operation, x, w, *parameters)
-    groups, batch, out_channels = g["groups"], g["batch"], g["out_channels"]
-    group_channels, out_spatial = g["group_channels"], g["out_spatial"]
+    g = conv_geometry(x.shape, w.shape, *parameters)
+    groups, batch, out_channels = g.feature_group_count, g.batch, g.out_channels
+    group_channels, out_spatial = g.group_in_channels, g.output_spatial
     per_group = out_channels // groups
-    out = new_array(backend, (batch, out_channels, *out_spatial), F32)
+    out = new_array(backend, g.output_shape, F32)
     acc = np.zeros((batch, groups, per_group, *out_spatial), F32)
     if acc.size and group_channels:
         padded = cpu_structured._padded_input(x, g)
         xp = padded.reshape(batch, groups, group_channels, *padded.shape[2:])
-        weights = w.reshape(groups, per_group, group_channels, *g["window"])
+        weights = w.reshape(groups, per_group, group_channels, *g.window)
         ones = (1,) * len(out_spatial)
         with np.errstate(all="ignore"):
-            for position in np.ndindex(*g["window"]):
+            for position in np.ndindex(*g.window):
                 index = [slice(None)] * 3
-                for p, rd, s, n in zip(position, g["rhs_dilation"], g["strides"], out_spatial):
+                for p, rd, s, n in zip(position, g.rhs_dilation, g.window_strides, out_spatial):
                     index.append(slice(p * rd, p * rd + (n - 1) * s + 1, s))
                 view = xp[tuple(index)]
                 for c in range(group_channels):

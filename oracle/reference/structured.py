@@ -34,7 +34,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from ..errors import describe, integer_text
+from ..conv_geometry import conv_geometry
+from ..errors import integer_text
 from ..expectation import Bounded
 from ..limits import check_size
 from ..plan import Accumulation, OperationPlan
@@ -114,60 +115,6 @@ def matmul(plan: OperationPlan, a: Tensor, b: Tensor) -> Tensor | Bounded:
 # ---------------------------------------------------------------------------
 
 
-def _int_sequence(
-    operation: str, name: str, value: object, count: int, default: int, minimum: int
-) -> tuple[int, ...]:
-    if value is None:
-        return (default,) * count
-    if not isinstance(value, (tuple, list)):
-        raise TypeError(
-            f"{operation}: {name} must be a tuple or list of {count} ints, got {describe(value)}"
-        )
-    items = tuple(check_int(operation, f"{name}[{i}]", v) for i, v in enumerate(value))
-    if len(items) != count:
-        raise ValueError(
-            f"{operation}: {name} {describe(value)} has {len(items)} entries; the lhs has {count} "
-            "spatial dimensions"
-        )
-    for i, v in enumerate(items):
-        if v < minimum:
-            raise ValueError(f"{operation}: {name}[{i}] = {v} must be at least {minimum}")
-    return items
-
-
-def _padding(operation: str, value: object, count: int) -> tuple[tuple[int, int], ...]:
-    if value is None:
-        return ((0, 0),) * count
-    if not isinstance(value, (tuple, list)):
-        raise TypeError(
-            f"{operation}: padding must be a tuple or list of (low, high) int pairs, "
-            f"got {describe(value)}"
-        )
-    pairs = []
-    for i, pair in enumerate(value):
-        if not isinstance(pair, (tuple, list)):
-            raise TypeError(
-                f"{operation}: padding[{i}] must be a (low, high) pair of ints, "
-                f"got {describe(pair)}"
-            )
-        if len(pair) != 2:
-            raise ValueError(
-                f"{operation}: padding[{i}] = {describe(pair)} is not a (low, high) pair"
-            )
-        pairs.append(
-            (
-                check_int(operation, f"padding[{i}][0]", pair[0]),
-                check_int(operation, f"padding[{i}][1]", pair[1]),
-            )
-        )
-    if len(pairs) != count:
-        raise ValueError(
-            f"{operation}: padding {describe(value)} has {len(pairs)} pairs; the lhs has {count} "
-            "spatial dimensions"
-        )
-    return tuple(pairs)
-
-
 def conv_general(
     plan: OperationPlan,
     lhs: Tensor,
@@ -194,62 +141,31 @@ def conv_general(
     reads input channels g * (in // groups) + c for c ascending.  Each output
     element is the sum from +0, rounded after every addition, of
     round(x * w) over the window positions in row-major order (outer) and
-    c (inner).  Defaults: strides, dilations 1, padding (0, 0).
+    c (inner).  Defaults: strides, dilations 1, padding (0, 0).  The
+    parameters, their checks and errors, and the extents are
+    :func:`oracle.conv_geometry.conv_geometry`'s; the sums are computed here.
     """
     operation = "conv_general"
     require_accumulation(operation, plan, Accumulation.SEQUENTIAL_BINARY32)
     lhs = check_operand(operation, plan, 0, lhs)
     rhs = check_operand(operation, plan, 1, rhs)
-    if lhs.ndim < 2 or rhs.ndim != lhs.ndim:
-        raise ValueError(
-            f"{operation}: lhs [batch, in_channels, *spatial] and rhs [out_channels, "
-            f"in_channels // groups, *window] must have the same rank >= 2; got shapes "
-            f"{lhs.shape} and {rhs.shape}"
-        )
-    spatial_dims = lhs.ndim - 2
-    strides = _int_sequence(operation, "window_strides", window_strides, spatial_dims, 1, 1)
-    pads = _padding(operation, padding, spatial_dims)
-    lhs_dil = _int_sequence(operation, "lhs_dilation", lhs_dilation, spatial_dims, 1, 1)
-    rhs_dil = _int_sequence(operation, "rhs_dilation", rhs_dilation, spatial_dims, 1, 1)
-    groups = check_int(operation, "feature_group_count", feature_group_count)
-    batch, in_channels, *spatial = lhs.shape
-    out_channels, group_in, *window = rhs.shape
-    shapes = f"shapes {lhs.shape} and {rhs.shape}"
-    if groups < 1:
-        raise ValueError(f"{operation}: feature_group_count {groups} must be at least 1")
-    if in_channels % groups or out_channels % groups:
-        raise ValueError(
-            f"{operation}: feature_group_count {groups} must divide both in_channels "
-            f"{in_channels} and out_channels {out_channels} ({shapes})"
-        )
-    if group_in != in_channels // groups:
-        raise ValueError(
-            f"{operation}: rhs dimension 1 must be in_channels // feature_group_count = "
-            f"{in_channels // groups}, got {group_in} ({shapes})"
-        )
-    if any(k == 0 for k in window):
-        raise ValueError(f"{operation}: every window extent must be at least 1 ({shapes})")
-    dilated, out_spatial = [], []
-    for d in range(spatial_dims):
-        extent = (spatial[d] - 1) * lhs_dil[d] + 1 if spatial[d] else 0
-        padded = extent + pads[d][0] + pads[d][1]
-        if padded < 0:
-            raise ValueError(
-                f"{operation}: padding {pads[d]} of spatial dimension {d} leaves a negative "
-                f"extent {padded} (dilated input extent {extent}; {shapes})"
-            )
-        window_extent = (window[d] - 1) * rhs_dil[d] + 1
-        dilated.append(extent)
-        out_spatial.append(
-            (padded - window_extent) // strides[d] + 1 if padded >= window_extent else 0
-        )
-
-    elements = batch * out_channels * math.prod(out_spatial)
-    check_size(operation, elements, elements * math.prod(window) * group_in)
+    g = conv_geometry(
+        lhs.shape,
+        rhs.shape,
+        window_strides,
+        padding,
+        lhs_dilation,
+        rhs_dilation,
+        feature_group_count,
+    )
+    check_size(operation, g.output_elements, g.terms)
+    strides, pads, lhs_dil, rhs_dil = g.window_strides, g.padding, g.lhs_dilation, g.rhs_dilation
+    batch, out_channels, group_in = g.batch, g.out_channels, g.group_in_channels
+    out_spatial, dilated = g.output_spatial, g.dilated_input
     lhs_strides = _row_major_strides(lhs.shape)
     rhs_strides = _row_major_strides(rhs.shape)
-    per_group_out = out_channels // groups
-    window_positions = list(itertools.product(*(range(k) for k in window)))
+    per_group_out = g.group_out_channels
+    window_positions = list(itertools.product(*(range(k) for k in g.window)))
     results = []
     for n in range(batch):
         for c_out in range(out_channels):
@@ -295,7 +211,7 @@ def _input_offset(
     rhs_dil: tuple[int, ...],
     pads: tuple[tuple[int, int], ...],
     lhs_dil: tuple[int, ...],
-    dilated: list[int],
+    dilated: tuple[int, ...],
     lhs_strides: tuple[int, ...],
 ) -> int | None:
     """The spatial flat offset read by output o and window w, None for padding/holes."""

@@ -1,8 +1,10 @@
 """The convolution family: conv_general's geometry and the terms of every output element.
 
-:func:`measure` reads the geometry as the reference states it (negative
-padding crops; only a negative padded extent is refused) and records the
-parameter classes and the sum classes of every output element.
+:func:`measure` reads the geometry from :func:`oracle.conv_geometry.conv_geometry`
+(the facts the reference and the backends read: a call it refuses is an error
+call) and records the parameter classes and the sum classes of every output
+element; which input element each window tap reads is worked out here, on its
+own.
 """
 
 from __future__ import annotations
@@ -32,44 +34,26 @@ from conformance.generate.primitives import (
 )
 from conformance.model.calls import Call, Family
 from oracle import OperationPlan, Tensor
+from oracle.conv_geometry import conv_geometry
 
 
 def _conv(call: Call, facts: PlanFacts, operands, parameters, hits) -> None:
     lhs, rhs = operands
-    strides = parameters["window_strides"]
-    padding = parameters["padding"]
-    lhs_dil = parameters["lhs_dilation"]
-    rhs_dil = parameters["rhs_dilation"]
-    groups = parameters["feature_group_count"]
-    d = lhs.ndim - 2
     try:
-        valid = (
-            d >= 1
-            and rhs.ndim == lhs.ndim
-            and all(len(p) == d for p in (strides, padding, lhs_dil, rhs_dil))
-            and all(len(pair) == 2 for pair in padding)
-            and all(
-                isinstance(v, int) and not isinstance(v, bool)
-                for v in (*strides, *lhs_dil, *rhs_dil, *(b for pair in padding for b in pair))
-            )
-            and isinstance(groups, int)
-            and groups >= 1
-            and lhs.shape[1] % groups == 0
-            and rhs.shape[0] % groups == 0
-            and rhs.shape[1] * groups == lhs.shape[1]
-            and all(s >= 1 for s in strides)
-            and all(v >= 1 for v in (*lhs_dil, *rhs_dil))
-            # negative padding crops; only a negative padded extent is refused
-            and all(
-                ((size - 1) * ld + 1 if size else 0) + lo + hi >= 0
-                for size, ld, (lo, hi) in zip(lhs.shape[2:], lhs_dil, padding)
-            )
+        g = conv_geometry(
+            lhs.shape,
+            rhs.shape,
+            parameters["window_strides"],
+            parameters["padding"],
+            parameters["lhs_dilation"],
+            parameters["rhs_dilation"],
+            parameters["feature_group_count"],
         )
-    except TypeError:
-        valid = False
-    if not valid:
+    except (TypeError, ValueError):  # the reference refuses the call
         hits.add(B.ERROR_SHAPE_MISMATCH)
-        raise _Invalid
+        raise _Invalid from None
+    strides, padding = g.window_strides, g.padding
+    lhs_dil, rhs_dil, groups = g.lhs_dilation, g.rhs_dilation, g.feature_group_count
     if any(s > 1 for s in strides):
         hits.add(B.CONV_STRIDE)
     if any(lo or hi for lo, hi in padding):
@@ -80,20 +64,13 @@ def _conv(call: Call, facts: PlanFacts, operands, parameters, hits) -> None:
         hits.add(B.CONV_RHS_DILATION)
     if groups > 1:
         hits.add(B.CONV_GROUPS)
-    if d == 2:
+    if g.spatial_dims == 2:
         hits.add(B.CONV_TWO_SPATIAL)
-    batch = lhs.shape[0]
-    out_channels, per_group = rhs.shape[:2]
-    spatial, window = lhs.shape[2:], rhs.shape[2:]
-    dilated = [(s - 1) * ld + 1 if s else 0 for s, ld in zip(spatial, lhs_dil)]
-    out_sizes = []
-    for size, (lo, hi), w, rd, stride in zip(dilated, padding, window, rhs_dil, strides):
-        span = (w - 1) * rd + 1 if w else 0
-        padded = size + lo + hi
-        out_sizes.append((padded - span) // stride + 1 if padded >= span else 0)
+    batch, out_channels, per_group = g.batch, g.out_channels, g.group_in_channels
+    spatial, window, out_sizes = g.input_spatial, g.window, g.output_spatial
     lhs_array = np.arange(lhs.size).reshape(lhs.shape)
     rhs_array = np.arange(rhs.size).reshape(rhs.shape)
-    out_per_group = out_channels // groups
+    out_per_group = g.group_out_channels
     with np.errstate(all="ignore"):
         for n in range(batch):
             for o in range(out_channels):
