@@ -120,6 +120,7 @@ __all__ = [
     "ACTIVATIONS",
     "EXACT_OPS",
     "MONOTONE",
+    "NUMPY_UFUNCS",
     "OPS",
     "ROUNDED_OPS",
     "SAFETY",
@@ -222,7 +223,12 @@ def _gelu64(x: np.ndarray) -> np.ndarray:
     return (0.5 * x) * _special().erfc(-x * _INV_SQRT2)
 
 
-_FORMULAS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+#: operation -> the numpy ufunc that computes the same mathematical function, in the
+#: precision it is called in.  The one home of this fact: the oracle's float64 formulas
+#: (below), the CPU backend's float64 formulas (backends/cpu/transcendental.py) and the
+#: sweep's raw float32 ufuncs (``conformance.exhaustive.numpy_float32``) read it; each
+#: computes independently.  Operations absent here have no single numpy ufunc.
+NUMPY_UFUNCS: dict[str, np.ufunc] = {
     "exp": np.exp,
     "exp2": np.exp2,
     "log": np.log,
@@ -230,6 +236,18 @@ _FORMULAS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "sin": np.sin,
     "cos": np.cos,
     "tanh": np.tanh,
+    "neg": np.negative,
+    "abs": np.abs,
+    "sign": np.sign,
+    "sqrt": np.sqrt,
+    "floor": np.floor,
+    "ceil": np.ceil,
+    "round": np.rint,
+    "logical_not": np.logical_not,
+}
+
+_FORMULAS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+    **{op: ufunc for op, ufunc in NUMPY_UFUNCS.items() if op in ROUNDED_OPS},
     "erf": lambda x: _special().erf(x),
     "rsqrt": lambda x: 1.0 / np.sqrt(x),
     "sigmoid": lambda x: 1.0 / (1.0 + np.exp(-x)),

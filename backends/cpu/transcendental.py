@@ -86,6 +86,7 @@ import numpy as np
 
 from oracle import Arithmetic, OperationPlan
 from oracle.binary32 import binary32_context
+from oracle.vectorised import NUMPY_UFUNCS, ROUNDED_OPS
 
 from . import erf_tables
 from .convert import F32, F64, broadcast_shape, materialise, round_rational
@@ -259,13 +260,8 @@ def float64_formula(name: str) -> Callable[[np.ndarray], np.ndarray]:
 
 
 _FORMULAS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
-    "exp": np.exp,
-    "exp2": np.exp2,
-    "log": np.log,
-    "log2": np.log2,
-    "sin": np.sin,
-    "cos": np.cos,
-    "tanh": np.tanh,
+    # one numpy float64 call: the operations of the oracle's name table that are rounded
+    **{name: ufunc for name, ufunc in NUMPY_UFUNCS.items() if name in ROUNDED_OPS},
     "erf": erf64,
     "rsqrt": _rsqrt64,
     "sigmoid": _sigmoid64,

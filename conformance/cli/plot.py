@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from conformance import exhaustive
+from conformance.exhaustive import sweep as exhaustive
 from oracle import vectorised as V
 
 __all__ = ["UlpSample", "plot", "sample_errors"]

@@ -1,72 +1,73 @@
 """Exhaustive certification of unary plans: every one of the 2**32 inputs.
 
-A *plan* here is one unary operation with one input dtype: ``exp:Float32``
-(all 2**32 binary32 bit patterns, NaNs and both zeros included) or, for the
-activations that accept Int32 tensors, ``exp:Int32`` (all 2**32 Int32 values,
-converted to Float32 by the plan).  The reference is the vectorised certified
-oracle :mod:`oracle.vectorised`.
+The public front of the sweep (hypothesis style: the names users, the docs,
+the benchmarks and the tests import are re-exported here, and only these).
+Where each lives:
 
-Shards.  The 2**32 inputs are cut into ``N`` contiguous shards: shard ``i``
-is ``[floor(i 2**32 / N), floor((i + 1) 2**32 / N))`` (:func:`shard_range`),
-so consecutive shards touch, the first starts at 0 and the last ends at
-2**32: every input is in exactly one shard (:func:`shard_of` finds it).  A
-shard is the unit of work, of resumption (finished shards are recorded in a
-state file, :mod:`conformance.exhaustive.state`, with the identity of the
-backend build and of the oracle that produced them; :func:`run_shard` skips a
-shard already recorded by the same ones) and of parallelism:
-``tests/test_exhaustive_sweep.py`` makes every (plan, shard) an ordinary
-pytest item, so pytest-xdist spreads them over cores and, through its
-gateways, over machines (:mod:`conformance.exhaustive.pytest_plugin`).
+* :mod:`conformance.exhaustive.sweep` -- plans, shards, backends, the
+  comparison, the check of one range (:func:`check_range`) and of one shard
+  (:func:`run_shard`);
+* :mod:`conformance.exhaustive.int32` -- Int32 plans decided by range;
+* :mod:`conformance.exhaustive.ulp_error` -- the real error in ulps (the
+  surveys' measure);
+* :mod:`conformance.exhaustive.digest` -- what a record's oracle digest covers
+  (the code and the table row that determine one plan's expected values);
+* :mod:`conformance.exhaustive.state` -- the state file: identities, records,
+  locked appends, claims;
+* :mod:`conformance.exhaustive.summary` -- summaries and accuracy tables;
+* :mod:`conformance.exhaustive.cli` -- ``plancheck exhaustive``;
+* :mod:`conformance.exhaustive.pytest_plugin` and
+  :mod:`conformance.exhaustive.items` -- every (plan, shard) as a pytest item.
 
-Int32 plans are decided range by range where the result is known
-(:mod:`conformance.exhaustive.int32`): plateaus and identity tails are
-compared with their constant (or the converted input) vectorised, and only
-the few remaining inputs are evaluated.
-
-Conformance.  Exact-class operations must match bit for bit (any NaN for a
-NaN, except that neg and abs must copy the NaN's bits).  Correctly rounded
-operations must match bit for bit too unless a ULP budget is granted; a
-budget never applies to NaN, +-inf, +-0 or exact points
-(:func:`oracle.vectorised.exact_points`).  Every shard also reports, budget or
-not, how many results are not correctly rounded and the largest ULP error:
-the accuracy table (:func:`accuracy_table`) of a backend is the aggregate of
-its shards.
-
-Backends are ``cpu``, ``generic``, ``module:attribute`` (through
-:func:`backends.get`), or ``numpy-float32``: the raw numpy float32 ufuncs
-(:func:`numpy_float32`), measured for comparison, not a conforming backend.
+The package depends on :mod:`conformance.model`, the oracle and (to load a
+backend) :mod:`backends`; its modules import one another in one direction
+(``int32``, ``ulp_error``, ``digest`` -> ``state`` -> ``summary`` ->
+``sweep`` -> ``cli`` -> ``pytest_plugin`` -> ``items``) and this front imports
+them all.
 """
 
-from __future__ import annotations
-
-import os
-import socket
-import time
-from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass, field
-from pathlib import Path
-from typing import Any
-
-import numpy as np
-
-from conformance.exhaustive import int32 as exhaustive_int32
-from conformance.exhaustive.state import FORMAT, Store, current_key
-from conformance.exhaustive.summary import KEEP, PlanSummary, accuracy_table, summarise
-from conformance.model.sanitize import terminal_line
-from oracle import vectorised as V
-from oracle.binary32 import from_bits
+from conformance.exhaustive.cli import add_arguments, main
+from conformance.exhaustive.state import StateError, StatePathError, Store
+from conformance.exhaustive.summary import PlanSummary, accuracy_table, summarise
+from conformance.exhaustive.sweep import (
+    DEFAULT_SHARDS,
+    DEFAULT_STATE,
+    NUMPY_MISSING,
+    TOTAL,
+    Interrupted,
+    ShardResult,
+    check_range,
+    count_mismatches,
+    current_records,
+    default_shards,
+    load_state,
+    numpy_float32,
+    plan_ids,
+    run_shard,
+    runner,
+    sampled_shards,
+    shard_of,
+    shard_range,
+    to_record,
+)
 
 __all__ = [
     "DEFAULT_SHARDS",
     "DEFAULT_STATE",
+    "NUMPY_MISSING",
     "TOTAL",
     "Interrupted",
     "PlanSummary",
     "ShardResult",
+    "StateError",
+    "StatePathError",
+    "Store",
     "accuracy_table",
     "add_arguments",
     "check_range",
     "count_mismatches",
+    "current_records",
+    "default_shards",
     "load_state",
     "main",
     "numpy_float32",
@@ -77,624 +78,5 @@ __all__ = [
     "shard_of",
     "shard_range",
     "summarise",
+    "to_record",
 ]
-
-TOTAL = 1 << 32
-DEFAULT_SHARDS = 64
-DEFAULT_STATE = Path(".plancheck") / "exhaustive.jsonl"
-#: elements per backend call in a sweep
-CHUNK = 1 << 20
-_NAN_BITS_OPS = ("neg", "abs")
-
-# ---------------------------------------------------------------------------
-# Plans and shards
-# ---------------------------------------------------------------------------
-
-
-def plan_ids(ops: Iterable[str] | None = None, int32: bool = True) -> list[str]:
-    """``op:Float32`` for every selected unary op, and ``op:Int32`` for the activations."""
-    selected = list(V.OPS if ops is None else ops)
-    for op in selected:
-        if op not in V.OPS:
-            raise KeyError(f"{op!r} is not a Float32 unary operation; choose from {V.OPS}")
-    ids = [f"{op}:Float32" for op in selected]
-    if int32:
-        ids += [f"{op}:Int32" for op in selected if op in V.ACTIVATIONS]
-    return ids
-
-
-def _split(plan: str) -> tuple[str, str]:
-    op, _, dtype = plan.partition(":")
-    dtype = dtype or "Float32"
-    if dtype not in ("Float32", "Int32") or (dtype == "Int32" and op not in V.ACTIVATIONS):
-        raise KeyError(f"no unary plan {plan!r}")
-    return op, dtype
-
-
-def shard_range(index: int, count: int) -> tuple[int, int]:
-    """``[start, stop)`` of shard *index* of *count* over the 2**32 inputs."""
-    if not 1 <= count <= TOTAL or not 0 <= index < count:
-        raise ValueError(f"shard {index}/{count}: need 1 <= count <= 2**32 and 0 <= index < count")
-    return (index * TOTAL) // count, ((index + 1) * TOTAL) // count
-
-
-def shard_of(pattern: int, count: int) -> int:
-    """The index of the one shard (of *count*) whose range holds bit pattern *pattern*."""
-    if not 0 <= pattern < TOTAL:
-        raise ValueError(f"{pattern:#x} is not a 32-bit pattern")
-    index = (pattern * count) >> 32
-    while shard_range(index, count)[1] <= pattern:
-        index += 1
-    while shard_range(index, count)[0] > pattern:
-        index -= 1
-    return index
-
-
-def sampled_shards(count: int, every: int = 1) -> list[int]:
-    """Shard indices ``every // 2, every // 2 + every, ...`` (all of them for 1).
-
-    With many small shards this is a stratified sample of ``1/every`` of the
-    inputs spread evenly over all exponents and both signs.
-    """
-    if every < 1:
-        raise ValueError(f"sample every {every}: need >= 1")
-    return list(range(every // 2 if every > 1 else 0, count, every))
-
-
-def default_shards(shards: int | None, sample: int) -> int:
-    """The shard count: *shards* when given, else 64 for a full sweep and ``512 K``
-    for a ``1/K`` sample.
-
-    With 512 K shards each is ``2**23 / K`` patterns wide and every K-th one
-    is taken, so the sample holds one slice of every binade (the subnormals
-    and both signs included); with few large shards a sample would be a few
-    contiguous blocks of the input space.
-    """
-    if shards is not None:
-        return shards
-    return DEFAULT_SHARDS if sample <= 1 else 512 * sample
-
-
-def parse_shard(text: str) -> tuple[int, int]:
-    """``"I/N"`` -> (I, N)."""
-    index, slash, count = text.partition("/")
-    if not slash:
-        raise ValueError(f"--shard wants I/N, got {text!r}")
-    i, n = int(index), int(count)
-    shard_range(i, n)
-    return i, n
-
-
-# ---------------------------------------------------------------------------
-# Backends
-# ---------------------------------------------------------------------------
-
-_SLOPE = np.float32(0.01)
-
-
-def numpy_float32(op: str, x: np.ndarray) -> np.ndarray:
-    """The raw numpy float32 ufunc for *op* (no correction at all), for comparison.
-
-    Int32 input is cast to float32 first (relu stays Int32).  erf and gelu
-    have no numpy ufunc: KeyError.
-    """
-    if x.dtype == np.int32:
-        if op == "relu":
-            return np.maximum(x, np.int32(0))
-        x = x.astype(np.float32)
-    one = np.float32(1)
-    with np.errstate(all="ignore"):
-        if op in _NUMPY_UFUNCS:
-            return _NUMPY_UFUNCS[op](x)
-        if op == "rsqrt":
-            return one / np.sqrt(x)
-        if op == "sigmoid":
-            return one / (one + np.exp(-x))
-        if op == "silu":
-            return x / (one + np.exp(-x))
-        if op == "softplus":
-            return np.logaddexp(np.float32(0), x)
-        if op == "elu":
-            return np.where(x > 0, x, np.expm1(x))
-        if op == "relu":
-            return np.maximum(x, np.float32(0))
-        if op == "leaky_relu":
-            return np.where(x >= 0, x, x * _SLOPE)
-        if op == "recip":
-            return np.reciprocal(x)
-    raise KeyError(f"numpy has no float32 ufunc for {op!r}")
-
-
-_NUMPY_UFUNCS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
-    "exp": np.exp,
-    "exp2": np.exp2,
-    "log": np.log,
-    "log2": np.log2,
-    "sin": np.sin,
-    "cos": np.cos,
-    "tanh": np.tanh,
-    "neg": np.negative,
-    "abs": np.abs,
-    "sign": np.sign,
-    "sqrt": np.sqrt,
-    "floor": np.floor,
-    "ceil": np.ceil,
-    "round": np.rint,
-    "logical_not": np.logical_not,
-}
-NUMPY_MISSING = ("erf", "gelu")
-
-
-def runner(name: str) -> Callable[[str, np.ndarray], np.ndarray]:
-    """``f(op, inputs) -> outputs`` for backend *name* (see the module docstring)."""
-    if name == "numpy-float32":
-        return numpy_float32
-    import backends
-
-    backend = backends.get(name)
-    if callable(getattr(backend, "from_numpy", None)) and callable(
-        getattr(backend, "to_numpy", None)
-    ):  # the optional fast exchange of backends/protocol.py: bits (and sNaNs) kept
-
-        def run_numpy(op: str, x: np.ndarray) -> np.ndarray:
-            return np.asarray(backend.to_numpy(backend.execute(op, backend.from_numpy(x))))
-
-        return run_numpy
-
-    def run(op: str, x: np.ndarray) -> np.ndarray:
-        from oracle import Tensor
-
-        native = backend.from_tensor(Tensor.from_numpy(x))
-        return backend.to_tensor(backend.execute(op, native)).to_numpy()
-
-    return run
-
-
-# ---------------------------------------------------------------------------
-# Checking one range
-# ---------------------------------------------------------------------------
-
-
-@dataclass
-class ShardResult:
-    """What one backend did on one range of one plan."""
-
-    backend: str
-    plan: str
-    start: int
-    stop: int
-    shard: int | None = None
-    shards: int | None = None
-    ulp_budget: int = 0
-    inputs: int = 0
-    non_conforming: int = 0
-    not_correctly_rounded: int = 0
-    nan_mismatches: int = 0
-    max_ulp: int = 0
-    worst: list[int | None] | None = None  #: [input, expected, actual, ulp] of the max ULP
-    offenders: list[list[int | None]] = field(default_factory=list)
-    seconds: float = 0.0
-    oracle_seconds: float = 0.0
-    backend_seconds: float = 0.0
-    scalar_calls: int = 0
-    error: str | None = None
-    role: str = "checked"  #: "checked" (conformance) or "measured" (accuracy only)
-
-    @property
-    def ok(self) -> bool:
-        return self.non_conforming == 0 and self.error is None
-
-    def describe(self) -> str:
-        where = (
-            f"shard {self.shard}/{self.shards}" if self.shard is not None else "range"
-        ) + f" [{self.start:#010x}, {self.stop:#010x})"
-        head = (
-            f"{self.backend} {self.plan} {where}: {self.inputs} inputs, "
-            f"{self.non_conforming} non-conforming (budget {self.ulp_budget} ULP), "
-            f"{self.not_correctly_rounded} not correctly rounded, max {self.max_ulp} ULP"
-        )
-        lines = [head]
-        if self.error:
-            lines.append(f"  error: {self.error}")
-        lines += ["  " + _offender(self.plan, o) for o in self.offenders]
-        return "\n".join(lines)
-
-
-def _offender(plan: str, item: list[int | None]) -> str:
-    pattern, expected, actual, ulp = item
-    _, dtype = _split(plan)
-    if dtype == "Int32":
-        value = int(np.array([pattern], np.uint32).view(np.int32)[0])
-        shown = f"input {value} (0x{pattern:08X})"
-    else:
-        shown = f"input 0x{pattern:08X} ({from_bits(pattern)!r})"
-    ulp_text = "NaN mismatch" if ulp is None else f"{ulp} ULP"
-    return f"{shown}: expected 0x{expected:08X}, got 0x{actual:08X} ({ulp_text})"
-
-
-def _ordinal(bits: np.ndarray) -> np.ndarray:
-    b = bits.astype(np.int64)
-    magnitude = b & 0x7FFFFFFF
-    return np.where(b & 0x80000000, -magnitude, magnitude)
-
-
-def _compare(
-    op: str,
-    dtype: str,
-    patterns: np.ndarray,
-    float_at: Callable[[np.ndarray], np.ndarray],
-    expected: np.ndarray,
-    actual: np.ndarray,
-    budget: int,
-    result: ShardResult,
-    rounded: bool,
-) -> None:
-    """Accumulate the comparison of one chunk into *result*.
-
-    *float_at(positions)* is the Float32 input at those positions of the
-    chunk (needed only where a budget is weighed against exact points).
-    """
-    result.inputs += int(patterns.size)
-    actual = np.asarray(actual)
-    if actual.shape != expected.shape or actual.dtype != expected.dtype:
-        result.non_conforming += int(patterns.size)
-        result.not_correctly_rounded += int(patterns.size)
-        result.error = (
-            f"backend returned {actual.dtype}{list(actual.shape)}, "
-            f"expected {expected.dtype}{list(expected.shape)}"
-        )
-        return
-    if expected.dtype != np.float32:  # bool (logical_not) or Int32 (relu): by value
-        wrong = np.flatnonzero(expected != actual)
-        if wrong.size:
-            result.non_conforming += int(wrong.size)
-            result.not_correctly_rounded += int(wrong.size)
-            e = expected[wrong].astype(np.int64).astype(np.uint32)
-            a = actual[wrong].astype(np.int64).astype(np.uint32)
-            _keep(result, patterns[wrong], e, a, [None] * wrong.size)
-        return
-    e_bits, a_bits = expected.view(np.uint32), actual.view(np.uint32)
-    wrong = np.flatnonzero(e_bits != a_bits)
-    if not wrong.size:
-        return
-    e, a = e_bits[wrong], a_bits[wrong]
-    e_nan = (e & 0x7FFFFFFF) > 0x7F800000
-    a_nan = (a & 0x7FFFFFFF) > 0x7F800000
-    if op not in _NAN_BITS_OPS:
-        differ = ~(e_nan & a_nan)
-        wrong, e, a, e_nan, a_nan = (
-            wrong[differ],
-            e[differ],
-            a[differ],
-            e_nan[differ],
-            a_nan[differ],
-        )
-    if not wrong.size:
-        return
-    one_nan = e_nan ^ a_nan
-    distance = np.abs(_ordinal(e) - _ordinal(a))
-    distance[one_nan] = -1
-    distance[e_nan & a_nan] = 0
-    result.not_correctly_rounded += int(wrong.size)
-    result.nan_mismatches += int(one_nan.sum())
-    conforming = np.zeros(wrong.size, bool)
-    if budget and rounded:
-        ev, av = e.view(np.float32), a.view(np.float32)
-        regular = (
-            np.isfinite(ev) & np.isfinite(av) & (ev != 0) & (av != 0) & ((e >> 31) == (a >> 31))
-        )
-        if regular.any():
-            regular &= ~V.exact_points(op, float_at(wrong))
-        conforming = regular & (distance >= 0) & (distance <= budget)
-    result.non_conforming += int((~conforming).sum())
-    finite = distance >= 0
-    if finite.any():
-        peak = int(distance[finite].max())
-        if peak > result.max_ulp or result.worst is None:
-            k = int(np.flatnonzero(finite & (distance == peak))[0])
-            result.max_ulp = max(result.max_ulp, peak)
-            result.worst = [int(patterns[wrong[k]]), int(e[k]), int(a[k]), peak]
-    bad = ~conforming
-    ulps = [None if d < 0 else int(d) for d in distance[bad][:KEEP].tolist()]
-    _keep(result, patterns[wrong[bad]], e[bad], a[bad], ulps)
-
-
-def count_mismatches(
-    expected: np.ndarray, actual: np.ndarray, *, nan_bits: bool = False
-) -> tuple[int, int]:
-    """(non-matching elements, max ULP distance among them) of two float32 arrays.
-
-    Bit-for-bit equality, any NaN for a NaN unless *nan_bits*.  Distances are
-    computed only for the elements whose bits differ (the sweep's comparison;
-    ``conformance.generate.corpus.compare`` computes them for every element).
-    """
-    e_bits = np.ascontiguousarray(expected, dtype=np.float32).view(np.uint32).reshape(-1)
-    a_bits = np.ascontiguousarray(actual, dtype=np.float32).view(np.uint32).reshape(-1)
-    wrong = np.flatnonzero(e_bits != a_bits)
-    if not wrong.size:
-        return 0, 0
-    e, a = e_bits[wrong], a_bits[wrong]
-    e_nan = (e & 0x7FFFFFFF) > 0x7F800000
-    a_nan = (a & 0x7FFFFFFF) > 0x7F800000
-    if not nan_bits:
-        differ = ~(e_nan & a_nan)
-        e, a, e_nan, a_nan = e[differ], a[differ], e_nan[differ], a_nan[differ]
-    finite = ~(e_nan | a_nan)
-    distance = np.abs(_ordinal(e[finite]) - _ordinal(a[finite]))
-    return int(e.size), int(distance.max()) if distance.size else 0
-
-
-def _keep(result: ShardResult, patterns, expected, actual, ulps) -> None:
-    room = KEEP - len(result.offenders)
-    for p, e, a, u in list(zip(patterns.tolist(), expected.tolist(), actual.tolist(), ulps))[
-        : max(room, 0)
-    ]:
-        result.offenders.append([int(p), int(e), int(a), u])
-
-
-class Interrupted(BaseException):
-    """SIGINT or SIGTERM reached a sweep that owns its signals (the command line)."""
-
-
-#: True while the command line owns SIGINT/SIGTERM: a KeyboardInterrupt or
-#: SystemExit raised inside a backend call is then a finding about that call
-SIGNALS_OWNED = False
-
-
-#: the longest backend error text a state record keeps
-ERROR_TEXT_LIMIT = 400
-
-
-def _run_guarded(run, op: str, inputs: np.ndarray) -> tuple[Any, str | None]:
-    """(output, None), or (None, the error) when the backend raised.
-
-    The backend gets its own copy of the inputs: one that writes into them
-    cannot change the offenders reported or what the next backend sees.
-    """
-    try:
-        return np.asarray(run(op, inputs.copy())), None
-    except Exception as error:
-        return None, terminal_line(f"{type(error).__name__}: {_text(error)}", ERROR_TEXT_LIMIT)
-    except BaseException as error:  # KeyboardInterrupt, SystemExit from the backend
-        if isinstance(error, Interrupted) or not SIGNALS_OWNED:
-            raise
-        return None, terminal_line(
-            f"{type(error).__name__} raised inside the call: {_text(error)}", ERROR_TEXT_LIMIT
-        )
-
-
-def _text(error: BaseException) -> str:
-    """str(error), or a note when even that raises (a hostile exception)."""
-    try:
-        return str(error)
-    except Exception:
-        return "(its message could not be read)"
-
-
-def _chunk_expected(
-    op: str, dtype: str, lo: int, hi: int, patterns: np.ndarray, plateaus: bool
-) -> tuple[np.ndarray, np.ndarray, Callable[[np.ndarray], np.ndarray]]:
-    """(inputs, expected outputs, float_at) of one chunk of a plan."""
-    if dtype == "Float32":
-        inputs = patterns.view(np.float32)
-        return inputs, V.certified_range(op, lo, hi), lambda where: inputs[where]
-    inputs = patterns.view(np.int32)
-
-    def float_at(where: np.ndarray) -> np.ndarray:
-        return V.int32_to_float32(inputs[where])
-
-    if plateaus and op != "relu":
-        expected, evaluated = exhaustive_int32.expected(op, lo, hi)
-        V.STATS["evaluated"] += evaluated
-        return inputs, expected, float_at
-    if op == "relu":
-        return inputs, V.certified_int32(op, inputs), float_at
-    return inputs, V.certified(op, V.int32_to_float32(inputs)), float_at
-
-
-def check_range(
-    backend: str | Callable[[str, np.ndarray], np.ndarray],
-    plan: str,
-    start: int,
-    stop: int,
-    *,
-    ulp_budget: int = 0,
-    also: Iterable[str] = (),
-    chunk: int = CHUNK,
-    progress: Callable[[int], None] | None = None,
-    plateaus: bool = True,
-) -> list[ShardResult]:
-    """Check every input ``start <= b < stop`` of *plan* on *backend* (and *also*).
-
-    *backend* is a name or a callable ``f(op, inputs)``.  Returns one
-    :class:`ShardResult` per backend, the first for *backend* (role
-    "checked"), then one per *also* name (role "measured").  A backend that
-    raises on a chunk makes every input of the chunk non-conforming, with the
-    error recorded.  *plateaus* False evaluates every Int32 input (the
-    baseline the benchmark compares with).
-    """
-    op, dtype = _split(plan)
-    names = [backend if isinstance(backend, str) else getattr(backend, "__name__", "custom")]
-    runs = [runner(backend) if isinstance(backend, str) else backend]
-    for name in also:
-        if name == "numpy-float32" and op in NUMPY_MISSING:
-            continue
-        names.append(name)
-        runs.append(runner(name))
-    results = [
-        ShardResult(name, plan, start, stop, ulp_budget=ulp_budget if i == 0 else 0)
-        for i, name in enumerate(names)
-    ]
-    for r in results[1:]:
-        r.role = "measured"
-    rounded = op in V.ROUNDED_OPS
-    scalar_before = V.STATS["scalar"]
-    began = time.perf_counter()
-    for lo in range(start, stop, chunk):
-        hi = min(lo + chunk, stop)
-        patterns = V.bit_patterns(lo, hi)
-        t0 = time.perf_counter()
-        inputs, expected, float_at = _chunk_expected(op, dtype, lo, hi, patterns, plateaus)
-        results[0].oracle_seconds += time.perf_counter() - t0
-        for i, (run, result) in enumerate(zip(runs, results)):
-            t2 = time.perf_counter()
-            actual, error = _run_guarded(run, op, inputs)
-            if error is not None:  # a crash is non-conforming on the whole chunk
-                result.error = result.error or error
-                result.inputs += int(patterns.size)
-                result.non_conforming += int(patterns.size)
-                result.not_correctly_rounded += int(patterns.size)
-                continue
-            if i == 0:
-                result.backend_seconds += time.perf_counter() - t2
-            _compare(
-                op, dtype, patterns, float_at, expected, actual, result.ulp_budget, result, rounded
-            )
-        if progress is not None:
-            progress(hi - lo)
-    elapsed = time.perf_counter() - began
-    for result in results:
-        result.seconds = elapsed
-    results[0].scalar_calls = V.STATS["scalar"] - scalar_before
-    return results
-
-
-# ---------------------------------------------------------------------------
-# State (resumption) and shards
-# ---------------------------------------------------------------------------
-
-
-def load_state(path: str | os.PathLike | None = None) -> list[dict[str, Any]]:
-    """Every record of the state file (none if it does not exist).
-
-    :class:`conformance.exhaustive.state.StateError` when a line is damaged
-    or foreign; records of other backend builds or oracles are included
-    (:func:`current_records` keeps the ones that count now).
-    """
-    return Store(path or DEFAULT_STATE).load()
-
-
-def to_record(result: ShardResult, key: dict[str, str] | None = None) -> dict[str, Any]:
-    """The state-file record of *result*, stamped with the identity that produced it."""
-    worker = os.environ.get("PYTEST_XDIST_WORKER") or f"pid {os.getpid()}"
-    return {
-        "format": FORMAT,
-        **(key or current_key(result.backend)),
-        **asdict(result),
-        "worker": f"{socket.gethostname()} {worker}",
-    }
-
-
-def current_records(records: Iterable[dict[str, Any]], backend: str) -> list[dict[str, Any]]:
-    """The records of *backend* made by its current build, plancheck and oracle."""
-    key = current_key(backend)
-    return [
-        r
-        for r in records
-        if r["backend"] == backend and all(r[name] == value for name, value in key.items())
-    ]
-
-
-def _recorded(
-    records: list[dict[str, Any]], key: dict[str, str], plan: str, start: int, stop: int,
-    budget: int,
-) -> dict[str, Any] | None:  # fmt: skip
-    for record in reversed(records):
-        if (
-            record["plan"] == plan
-            and record["start"] == start
-            and record["stop"] == stop
-            and record["ulp_budget"] == budget
-            and record["role"] == "checked"
-            and all(record[name] == value for name, value in key.items())
-        ):
-            return record
-    return None
-
-
-def _from_record(record: dict[str, Any]) -> ShardResult:
-    return ShardResult(**{k: v for k, v in record.items() if k in ShardResult.__dataclass_fields__})
-
-
-def recorded_shard(
-    store: Store, backend: str, plan: str, shard: int, shards: int, ulp_budget: int = 0
-) -> ShardResult | None:
-    """The current record of one shard in *store*, if there is one."""
-    start, stop = shard_range(shard, shards)
-    record = _recorded(store.load(), current_key(backend), plan, start, stop, ulp_budget)
-    return None if record is None else _from_record(record)
-
-
-def run_shard(
-    backend: str,
-    plan: str,
-    shard: int,
-    shards: int = DEFAULT_SHARDS,
-    *,
-    ulp_budget: int = 0,
-    state: str | os.PathLike | None = None,
-    fresh: bool = False,
-    also: Iterable[str] = (),
-    progress: Callable[[int], None] | None = None,
-    record: bool = True,
-    plateaus: bool = True,
-) -> tuple[ShardResult, bool, list[dict[str, Any]]]:
-    """Check shard *shard* of *shards* of *plan*: (result, resumed, records).
-
-    With a *state* path, a shard already recorded there for the same backend
-    build, plancheck version, oracle, plan, range and budget is not run
-    again (``resumed`` True) unless *fresh*.  A shard that is run yields one
-    record per backend (*records*); they are appended to the state file
-    unless *record* is False (the pytest controller then appends them).
-    *plateaus* False evaluates every Int32 input (:func:`check_range`).
-    """
-    start, stop = shard_range(shard, shards)
-    store = Store(state) if state else None
-    if store is not None and not fresh:
-        found = recorded_shard(store, backend, plan, shard, shards, ulp_budget)
-        if found is not None:
-            if progress is not None:
-                progress(stop - start)
-            return found, True, []
-    results = check_range(
-        backend, plan, start, stop, ulp_budget=ulp_budget, also=also, progress=progress,
-        plateaus=plateaus,
-    )  # fmt: skip
-    for r in results:
-        r.shard, r.shards = shard, shards
-    records = [to_record(r) for r in results]
-    if store is not None and record:
-        store.append(records)
-    return results[0], False, records
-
-
-def naive_rate(op: str, count: int, seed: int = 0) -> float:
-    """Inputs per second of the scalar oracle (MPFR per element) on random patterns."""
-    from oracle.reference import exact, rounded
-
-    rule = rounded.UNARY.get(op) or getattr(exact, op)
-    patterns = np.random.default_rng(seed).integers(0, TOTAL, count, dtype=np.uint64)
-    values = patterns.astype(np.uint32).view(np.float32).astype(np.float64).tolist()
-    began = time.perf_counter()
-    for v in values:
-        rule(v)
-    return count / (time.perf_counter() - began)
-
-
-# ---------------------------------------------------------------------------
-# The command line (``plancheck exhaustive``): conformance/exhaustive/cli.py
-# ---------------------------------------------------------------------------
-
-
-def add_arguments(parser) -> None:
-    """The options of ``plancheck exhaustive`` (:mod:`conformance.exhaustive.cli`)."""
-    from conformance.exhaustive.cli import add_arguments as add
-
-    add(parser)
-
-
-def main(arguments) -> int:
-    """``plancheck exhaustive`` (:func:`conformance.exhaustive.cli.main`)."""
-    from conformance.exhaustive.cli import main as run
-
-    return run(arguments)

@@ -46,11 +46,16 @@ from rich.progress import Progress as RichProgress
 from rich.table import Column
 from rich.text import Text
 
-from conformance import exhaustive as X
+from conformance.exhaustive import sweep as X
 from conformance.exhaustive.state import StateError, Store, backend_identity
+from conformance.exhaustive.summary import PlanSummary, accuracy_table, summarise
 from conformance.model.sanitize import terminal_line
+from oracle import vectorised as V
 
-__all__ = ["OPTIONS", "SWEEP_OPTIONS", "add_arguments", "main", "select"]
+__all__ = ["ITEMS", "OPTIONS", "SWEEP_OPTIONS", "add_arguments", "main", "select"]
+
+#: the sweep's pytest items (:mod:`conformance.exhaustive.items`), run by path by ``--jobs``
+ITEMS = Path(__file__).resolve().with_name("items.py")
 
 
 def _int_in(low: int, high: int) -> Callable[[str], int]:
@@ -128,7 +133,7 @@ def select(op: str, dtype: str) -> list[str]:
     if dtype == "Int32":
         plans = [p for p in plans if p.endswith(":Int32")]
         if not plans:
-            raise KeyError(f"no Int32 plan for {op}: only {', '.join(X.V.ACTIVATIONS)} take Int32")
+            raise KeyError(f"no Int32 plan for {op}: only {', '.join(V.ACTIVATIONS)} take Int32")
     return plans
 
 
@@ -310,7 +315,7 @@ def _report(arguments, plans, count, indices, store: Store, interrupted: str | N
         and r["ulp_budget"] == arguments.ulp_budget
         and r["role"] == "checked"
     ]
-    summaries = {s.plan: s for s in X.summarise(records, arguments.backend)}
+    summaries = {s.plan: s for s in summarise(records, arguments.backend)}
     ok = complete = True
     tally = {"CERTIFIED": 0, "CONFORMS": 0, "NON-CONFORMING": 0, "INCOMPLETE": 0}
     for plan in plans:
@@ -355,10 +360,7 @@ def _report(arguments, plans, count, indices, store: Store, interrupted: str | N
 
 def _pytest(arguments, count: int, also: list[str]) -> int:
     """Run the selected shards as pytest items on ``--jobs`` xdist workers; pytest's status."""
-    sweep = Path(__file__).resolve().parents[2] / "tests" / "test_exhaustive_sweep.py"
-    if not sweep.exists():
-        print(f"plancheck exhaustive --jobs needs the test suite ({sweep})", file=sys.stderr)
-        return 4
+    items = ITEMS  # shipped in the package: an installed plancheck has it too
     values = {
         "backend": arguments.backend,
         "op": arguments.op,
@@ -371,7 +373,7 @@ def _pytest(arguments, count: int, also: list[str]) -> int:
     }
     if arguments.shard:
         values["shard"] = f"{arguments.shard[0]}/{arguments.shard[1]}"
-    command = [sys.executable, "-m", "pytest", str(sweep), "-m", "exhaustive", "-q",
+    command = [sys.executable, "-m", "pytest", str(items), "-m", "exhaustive", "-q",
                "-p", "conformance.exhaustive.pytest_plugin", "-p", "no:cacheprovider",
                "-n", str(arguments.jobs)]  # fmt: skip
     for name, value in values.items():
@@ -381,7 +383,7 @@ def _pytest(arguments, count: int, also: list[str]) -> int:
     if arguments.every_int32:
         command.append("--exhaustive-every-int32")
     env = {k: v for k, v in os.environ.items() if not k.startswith("PLANCHECK_EXHAUSTIVE_")}
-    child = subprocess.Popen(command, env=env, cwd=sweep.parents[2])
+    child = subprocess.Popen(command, env=env)  # the caller's directory: its backends
     try:
         return child.wait()
     except X.Interrupted:  # pass it on; the records written so far stay
@@ -399,17 +401,17 @@ def _pytest(arguments, count: int, also: list[str]) -> int:
 # ---------------------------------------------------------------------------
 
 
-def _evidence(store: Store, backend: str, budget: int) -> tuple[list[X.PlanSummary], int]:
+def _evidence(store: Store, backend: str, budget: int) -> tuple[list[PlanSummary], int]:
     """(summaries of *backend*'s current records, records ignored as another build's)."""
     records = [r for r in store.load() if r["backend"] == backend]
     current = [
         r for r in X.current_records(records, backend)
         if r["role"] == "measured" or r["ulp_budget"] == budget
     ]  # fmt: skip
-    return X.summarise(current, backend), len(records) - len(X.current_records(records, backend))
+    return summarise(current, backend), len(records) - len(X.current_records(records, backend))
 
 
-def _table_status(plans: list[str], summaries: dict[str, X.PlanSummary]) -> int:
+def _table_status(plans: list[str], summaries: dict[str, PlanSummary]) -> int:
     if any(not s.ok for s in summaries.values() if s.plan in plans):
         return 1
     return 0 if all(p in summaries and summaries[p].complete for p in plans) else 3
@@ -422,7 +424,7 @@ def _stale_note(backend: str, stale: int) -> None:
 
 
 def _certification(arguments, plans: list[str], also: list[str], store: Store) -> int:
-    summaries: dict[str, dict[str, X.PlanSummary]] = {}
+    summaries: dict[str, dict[str, PlanSummary]] = {}
     for name in [arguments.backend, *also]:
         found, stale = _evidence(store, name, arguments.ulp_budget)
         summaries[name] = {s.plan: s for s in found}
@@ -433,7 +435,7 @@ def _certification(arguments, plans: list[str], also: list[str], store: Store) -
 
 def certification_table(
     plans: list[str],
-    summaries: dict[str, dict[str, X.PlanSummary]],
+    summaries: dict[str, dict[str, PlanSummary]],
     backend: str,
     also: list[str],
 ) -> str:
@@ -470,7 +472,7 @@ def _tables(arguments, plans: list[str], store: Store) -> int:
     absent = [p for p in plans if p not in {s.plan for s in summaries}]
     if absent:
         print(f"no records of {arguments.backend} for {', '.join(absent)}", file=sys.stderr)
-    markdown, rows = X.accuracy_table(summaries)
+    markdown, rows = accuracy_table(summaries)
     print(markdown, end="")
     if arguments.markdown:
         complete = sum(s.complete for s in summaries)

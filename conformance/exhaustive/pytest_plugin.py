@@ -1,8 +1,12 @@
 """pytest plugin of the exhaustive sweep: options, and the state kept by the controller.
 
-``tests/test_exhaustive_sweep.py`` makes every (plan, shard) a pytest item.
-Loaded with ``-p conformance.exhaustive.pytest_plugin``, this plugin
+:mod:`conformance.exhaustive.items` (shipped in the package; the checkout's
+``tests/test_exhaustive_sweep.py`` collects the same items) makes every
+(plan, shard) a pytest item.  Loaded with ``-p conformance.exhaustive_pytest``
+(or ``-p conformance.exhaustive.pytest_plugin``), this plugin
 
+* registers the ``exhaustive`` marker itself, so the items run with
+  ``--strict-markers`` from an installed wheel in any directory;
 * adds the sweep's options as ``--exhaustive-NAME`` (the same table as
   ``plancheck exhaustive``'s options, :data:`conformance.exhaustive.cli.OPTIONS`:
   ``--exhaustive-backend``, ``--exhaustive-op``, ``--exhaustive-dtype``,
@@ -39,11 +43,11 @@ from typing import Any
 
 import pytest
 
-from conformance import exhaustive as X
+from conformance.exhaustive import sweep as X
 from conformance.exhaustive.cli import OPTIONS, SWEEP_OPTIONS, select, selection
 from conformance.exhaustive.state import StateError, Store, current_key
 
-__all__ = ["Settings", "run_item", "settings"]
+__all__ = ["MARKER", "Settings", "run_item", "settings"]
 
 _ACTIVE = pytest.StashKey[bool]()
 _RECORDED = pytest.StashKey[dict[str, int]]()
@@ -203,7 +207,12 @@ class Controller:
             claim.release()
 
 
+#: the marker of the sweep's items (registered by the plugin: no ini file is needed)
+MARKER = "exhaustive: full sweeps over all 2**32 inputs (opt-in: -m exhaustive)"
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", MARKER)
     config.stash[_ACTIVE] = True
     if hasattr(config, "workerinput"):
         config.stash[_RECORDED] = json.loads(config.workerinput.get(_WORKER_KEY, "{}"))
