@@ -232,7 +232,7 @@ def test_records_of_another_backend_build_or_oracle_are_not_reused(tmp_path, mon
     assert _run(*args, "--table", state=state) == 3
     assert "1 records of changing_backend:Backend" in capsys.readouterr().err
     # a record made by another oracle is not reused either
-    monkeypatch.setattr("conformance.exhaustive.state.oracle_digest", lambda: "another-oracle")
+    monkeypatch.setattr("conformance.exhaustive.state.oracle_digest", lambda plan: "another-oracle")
     assert _run(*args, state=state) == 0 and len(_records(state)) == 3
 
 
@@ -355,12 +355,12 @@ def test_the_summary_counts_only_current_records_of_the_selected_shards(tmp_path
     state = tmp_path / "s.jsonl"
     stale = X.to_record(
         X.ShardResult("cpu", "neg:Float32", *X.shard_range(77, 65536), inputs=65536),
-        {**current_key("cpu"), "oracle": "older"},
+        {**current_key("cpu", "neg:Float32"), "oracle": "older"},
     )
     Store(state).append([stale])
     assert _run(*NEG_SHARD, state=state) == 0
     assert len(_records(state)) == 2  # the stale record did not count as a verdict
-    assert _records(state)[1]["oracle"] == current_key("cpu")["oracle"]
+    assert _records(state)[1]["oracle"] == current_key("cpu", "neg:Float32")["oracle"]
     assert _records(state)[1]["format"] == FORMAT
 
 

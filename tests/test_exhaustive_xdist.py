@@ -49,7 +49,7 @@ def test_two_popen_gateways_share_the_shards_and_the_state_stays_exact(tmp_path)
     wanted = {X.shard_range(i, 256) for i in X.sampled_shards(256, 32)}
     stale = X.to_record(
         X.ShardResult("cpu", "neg:Float32", *X.shard_range(16, 256), 16, 256, inputs=1 << 24),
-        {**current_key("cpu"), "oracle": "an-older-oracle"},
+        {**current_key("cpu", "neg:Float32"), "oracle": "an-older-oracle"},
     )
     Store(state).append([stale])  # must not count: that shard is checked again
     run = _pytest(state, "--dist", "load", "--tx", "2*popen")

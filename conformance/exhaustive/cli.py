@@ -258,7 +258,7 @@ def _sweep(arguments, plans, count, indices, also, store: Store) -> int:
         return 1 if found_bad else error.status
     if arguments.naive_sample and interrupted is None:
         for plan in plans:
-            op, _ = X._split(plan)
+            op, _ = X.split_plan(plan)
             rate = X.naive_rate(op, arguments.naive_sample)
             print(
                 f"naive scalar MPFR oracle, {op}: {rate:,.0f} inputs/s "
@@ -350,7 +350,7 @@ def _report(arguments, plans, count, indices, store: Store, interrupted: str | N
         for error in summary.errors:  # from the state file: escaped again
             print(f"  error: {terminal_line(error, X.ERROR_TEXT_LIMIT)}")
         for item in summary.offenders:
-            print("  " + X._offender(plan, item))
+            print("  " + X.describe_offender(plan, item))
     counts = ", ".join(f"{n} {name.lower()}" for name, n in tally.items() if n)
     head = "INCOMPLETE" if not complete or interrupted else "COMPLETE"
     why = f" (interrupted by {interrupted})" if interrupted else ""

@@ -45,7 +45,7 @@ import pytest
 
 from conformance.exhaustive import sweep as X
 from conformance.exhaustive.cli import OPTIONS, SWEEP_OPTIONS, select, selection
-from conformance.exhaustive.state import StateError, Store, current_key
+from conformance.exhaustive.state import FORMAT, StateError, Store, current_key
 
 __all__ = ["MARKER", "Settings", "run_item", "settings"]
 
@@ -114,7 +114,7 @@ def _settings(config: pytest.Config) -> Settings:
         elif _environment("PLANS", ""):
             plans = [p for p in _environment("PLANS", "").split(",") if p]
             for plan in plans:
-                X._split(plan)
+                X.split_plan(plan)
         else:
             ops = [o for o in _environment("OPS", "").split(",") if o]
             plans = X.plan_ids(ops or None)
@@ -170,7 +170,8 @@ class Controller:
         recorded: dict[str, int] = {}
         if not chosen.fresh:
             for r in self.store.load():
-                if r["backend"] == chosen.backend and r["role"] == "checked":
+                current_format = r["format"] == FORMAT
+                if r["backend"] == chosen.backend and r["role"] == "checked" and current_format:
                     key = _key(r, r["plan"], r["start"], r["stop"], r["ulp_budget"])
                     recorded[key] = r["non_conforming"] + (1 if r.get("error") else 0)
         config.stash[_RECORDED] = recorded
@@ -238,7 +239,7 @@ def run_item(request: pytest.FixtureRequest, plan: str, shard: int) -> X.ShardRe
         )  # fmt: skip
         return result
     start, stop = X.shard_range(shard, chosen.shards)
-    key = _key(current_key(chosen.backend), plan, start, stop, chosen.ulp_budget)
+    key = _key(current_key(chosen.backend, plan), plan, start, stop, chosen.ulp_budget)
     recorded = config.stash.get(_RECORDED, {})
     if key in recorded:  # recorded for this worker's own backend build and oracle
         return X.ShardResult(

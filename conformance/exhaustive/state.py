@@ -6,16 +6,20 @@ handled as evidence:
 
 * every record names what produced it: the backend's *identity* (its name
   and a digest of its code and library versions, :func:`backend_identity`),
-  the plancheck version and a digest of the oracle and of the sweep's own
-  comparison code (:func:`oracle_digest`).  A record is reused (resumption)
-  and counted (summaries) only when all three match the current ones;
-  records of another build are kept but ignored, so a changed backend is
-  checked again, never "certified" by an old record;
+  the plancheck version and the *plan's* oracle digest: the code and the table
+  row that determine that plan's expected values and verdicts
+  (:func:`oracle_digest`, :mod:`conformance.exhaustive.digest`).  A record is
+  reused (resumption) and counted (summaries) only when it is of the current
+  format and all three match the current ones; records of another build are
+  kept but ignored, so a changed backend or a changed plan is checked again,
+  never "certified" by an old record.  Records of the previous format
+  (:data:`OLD_FORMATS`, whose oracle digest covered whole files) are read and
+  validated, and are simply never current;
 * appends hold the file's lock (``filelock``), are one ``write`` of whole
   lines and are undone (truncated) if the write is short, so a record is
   either entirely in the file or not at all; readers hold the same lock;
-* a line that is not a complete record of this format -- a damaged line, a
-  foreign line, a record of an older format -- is refused loudly
+* a line that is not a complete record of a known format -- a damaged line, a
+  foreign line, a record of an unknown format -- is refused loudly
   (:class:`StateError`, exit status 3: the verdict is incomplete), never
   skipped, and nothing is appended after it;
 * a path that cannot hold a state file (a directory, ``/dev/null``, an
@@ -41,28 +45,33 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import numpy
 from filelock import FileLock, Timeout
+
+import backends
+from conformance.exhaustive.digest import plan_digest
+from oracle import vectorised as V
 
 __all__ = [
     "FORMAT",
+    "OLD_FORMATS",
     "StateError",
     "StatePathError",
     "Store",
     "backend_identity",
     "current_key",
+    "is_current",
     "oracle_digest",
     "plancheck_version",
     "validate_record",
 ]
 
-#: the value of every record's ``format`` field
-FORMAT = "plancheck-exhaustive/2"
+#: the value of the ``format`` field of every record written now (its ``oracle`` field is
+#: the plan's digest, :func:`oracle_digest`)
+FORMAT = "plancheck-exhaustive/3"
+#: formats still read and validated, never current: "/2" digested whole oracle files
+OLD_FORMATS = ("plancheck-exhaustive/2",)
 TOTAL = 1 << 32
-_UNARY = (
-    "exp exp2 log log2 sin cos tanh erf rsqrt sigmoid silu softplus gelu elu "
-    "neg abs sign recip sqrt floor ceil round relu leaky_relu logical_not"
-).split()
-_INT32 = "elu exp gelu leaky_relu sigmoid silu softplus tanh relu".split()
 
 #: the fields every record holds, with their types (bool is not an int here)
 FIELDS: dict[str, type] = {
@@ -82,6 +91,11 @@ FIELDS: dict[str, type] = {
     "nan_mismatches": int,
     "max_ulp": int,
 }
+#: fields a record may hold, with their types (None allowed): the real error in ulps
+OPTIONAL_FIELDS: dict[str, tuple[type, ...]] = {
+    "max_error": (float, int),
+    "worst_error": (list,),
+}
 
 
 class StateError(Exception):
@@ -100,9 +114,6 @@ class StatePathError(StateError):
 # Identities: what produced a record
 # ---------------------------------------------------------------------------
 
-_ROOT = Path(__file__).resolve().parents[2]
-
-
 def _digest(parts: Iterable[bytes]) -> str:
     h = hashlib.sha256()
     for part in parts:
@@ -111,20 +122,10 @@ def _digest(parts: Iterable[bytes]) -> str:
     return h.hexdigest()[:16]
 
 
-@functools.cache
-def oracle_digest() -> str:
-    """A digest of the oracle (``oracle/``) and of the sweep's comparison code.
-
-    A change to either can change a verdict, so records made before it are
-    not reused.
-    """
-    files = sorted((_ROOT / "oracle").rglob("*.py"))
-    files += sorted((_ROOT / "conformance").glob("exhaustive*.py"))
-    return _digest(p.relative_to(_ROOT).as_posix().encode() + p.read_bytes() for p in files)
-
-
-# the code this process imported is the code that runs: digest it now, not after an edit
-oracle_digest()
+def oracle_digest(plan: str) -> str:
+    """The oracle digest of *plan*: what determines its expected values and verdicts
+    (:func:`conformance.exhaustive.digest.plan_digest`; see that module)."""
+    return plan_digest(plan)
 
 
 @functools.cache
@@ -172,11 +173,7 @@ def backend_identity(name: str) -> str:
     backend that cannot be loaded raises (the caller reports a usage error).
     """
     if name == "numpy-float32":
-        import numpy
-
         return f"{name}@numpy-{numpy.__version__}"
-    import backends
-
     backend = backends.get(name)
     reference = backends.BUILTIN_BACKENDS.get(name, name).partition(":")[0]
     modules = [sys.modules[reference]] if reference in sys.modules else []
@@ -196,13 +193,23 @@ def backend_identity(name: str) -> str:
     return f"{name}@{_digest(parts)}"
 
 
-def current_key(backend: str) -> dict[str, str]:
-    """The identity fields a record of *backend* must carry to count now."""
+def current_key(backend: str, plan: str) -> dict[str, str]:
+    """The identity fields a record of *backend* and *plan* must carry to count now."""
     return {
+        "format": FORMAT,
         "identity": backend_identity(backend),
         "plancheck": plancheck_version(),
-        "oracle": oracle_digest(),
+        "oracle": oracle_digest(plan),
     }
+
+
+def is_current(record: dict[str, Any]) -> bool:
+    """Whether *record* was made by its backend's current build, this plancheck and the
+    current oracle of its plan (a record of an old format never is)."""
+    if record["format"] != FORMAT:
+        return False
+    key = current_key(record["backend"], record["plan"])
+    return all(record[name] == value for name, value in key.items())
 
 
 # ---------------------------------------------------------------------------
@@ -214,7 +221,7 @@ def validate_record(record: Any) -> str | None:
     """Why *record* is not a valid record of this format (None when it is)."""
     if not isinstance(record, dict):
         return f"a JSON {type(record).__name__}, not a record"
-    if record.get("format") != FORMAT:
+    if record.get("format") not in (FORMAT, *OLD_FORMATS):
         found = record.get("format")
         if found is None:
             return "no 'format' field (written by an older plancheck, or not a state file)"
@@ -223,11 +230,17 @@ def validate_record(record: Any) -> str | None:
         value = record.get(name)
         if not isinstance(value, kind) or isinstance(value, bool):
             return f"field {name!r} is {value!r}, expected {kind.__name__}"
+    for name, kinds in OPTIONAL_FIELDS.items():
+        value = record.get(name)
+        if value is not None and (not isinstance(value, kinds) or isinstance(value, bool)):
+            return f"field {name!r} is {value!r}, expected {kinds[0].__name__} or null"
+    if record.get("max_error") is not None and not record["max_error"] >= 0:
+        return f"max_error {record['max_error']!r} is negative"
     op, _, dtype = record["plan"].partition(":")
     if (
-        op not in _UNARY
+        op not in V.OPS
         or dtype not in ("Float32", "Int32")
-        or (dtype == "Int32" and op not in _INT32)
+        or (dtype == "Int32" and op not in V.ACTIVATIONS)
     ):
         return f"no unary plan {record['plan']!r}"
     if not 0 <= record["start"] < record["stop"] <= TOTAL:
@@ -310,7 +323,7 @@ class Store:
             problem = validate_record(record)
             if problem:
                 raise StateError(
-                    f"{self.path}:{number}: not a record of {FORMAT}: {problem}.  "
+                    f"{self.path}:{number}: not a plancheck state record: {problem}.  "
                     "Use another --state (or move this file aside)."
                 )
             records.append(record)

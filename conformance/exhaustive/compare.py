@@ -1,0 +1,250 @@
+"""One chunk of a plan: its expected values and their comparison with a backend's.
+
+This is the code whose syntax trees a record's oracle digest covers
+(:mod:`conformance.exhaustive.digest`, :data:`ROOTS`): :func:`expected_chunk`
+(the reference of a chunk of a plan) and :func:`compare_chunk` (the verdict
+rules, the integer ULP distance and the real error in ulps).
+
+Conformance.  Exact-class operations must match bit for bit (any NaN for a
+NaN, except that neg and abs must copy the NaN's bits).  Correctly rounded
+operations must match bit for bit too unless a ULP budget is granted; a
+budget never applies to NaN, +-inf, +-0 or exact points
+(:func:`oracle.vectorised.exact_points`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from conformance.exhaustive import int32 as exhaustive_int32
+from conformance.exhaustive.summary import KEEP
+from oracle import vectorised as V
+from oracle.binary32 import from_bits
+
+__all__ = [
+    "ROOTS",
+    "ShardResult",
+    "compare_chunk",
+    "count_mismatches",
+    "describe_offender",
+    "expected_chunk",
+    "ordinal",
+    "split_plan",
+]
+
+#: operations whose NaN results must copy the input's bits
+_NAN_BITS_OPS = ("neg", "abs")
+
+
+def split_plan(plan: str) -> tuple[str, str]:
+    """(operation, dtype) of ``op:Float32`` / ``op:Int32`` (``op`` alone: Float32); KeyError."""
+    op, _, dtype = plan.partition(":")
+    dtype = dtype or "Float32"
+    if dtype not in ("Float32", "Int32") or (dtype == "Int32" and op not in V.ACTIVATIONS):
+        raise KeyError(f"no unary plan {plan!r}")
+    return op, dtype
+
+
+@dataclass
+class ShardResult:
+    """What one backend did on one range of one plan."""
+
+    backend: str
+    plan: str
+    start: int
+    stop: int
+    shard: int | None = None
+    shards: int | None = None
+    ulp_budget: int = 0
+    inputs: int = 0
+    non_conforming: int = 0
+    not_correctly_rounded: int = 0
+    nan_mismatches: int = 0
+    max_ulp: int = 0
+    worst: list[int | None] | None = None  #: [input, expected, actual, ulp] of the max ULP
+    offenders: list[list[int | None]] = field(default_factory=list)
+    seconds: float = 0.0
+    oracle_seconds: float = 0.0
+    backend_seconds: float = 0.0
+    scalar_calls: int = 0
+    error: str | None = None
+    role: str = "checked"  #: "checked" (conformance) or "measured" (accuracy only)
+
+    @property
+    def ok(self) -> bool:
+        return self.non_conforming == 0 and self.error is None
+
+    def describe(self) -> str:
+        where = (
+            f"shard {self.shard}/{self.shards}" if self.shard is not None else "range"
+        ) + f" [{self.start:#010x}, {self.stop:#010x})"
+        head = (
+            f"{self.backend} {self.plan} {where}: {self.inputs} inputs, "
+            f"{self.non_conforming} non-conforming (budget {self.ulp_budget} ULP), "
+            f"{self.not_correctly_rounded} not correctly rounded, max {self.max_ulp} ULP"
+        )
+        lines = [head]
+        if self.error:
+            lines.append(f"  error: {self.error}")
+        lines += ["  " + describe_offender(self.plan, o) for o in self.offenders]
+        return "\n".join(lines)
+
+
+def describe_offender(plan: str, item: list[int | None]) -> str:
+    pattern, expected, actual, ulp = item
+    _, dtype = split_plan(plan)
+    if dtype == "Int32":
+        value = int(np.array([pattern], np.uint32).view(np.int32)[0])
+        shown = f"input {value} (0x{pattern:08X})"
+    else:
+        shown = f"input 0x{pattern:08X} ({from_bits(pattern)!r})"
+    ulp_text = "NaN mismatch" if ulp is None else f"{ulp} ULP"
+    return f"{shown}: expected 0x{expected:08X}, got 0x{actual:08X} ({ulp_text})"
+
+
+def ordinal(bits: np.ndarray) -> np.ndarray:
+    b = bits.astype(np.int64)
+    magnitude = b & 0x7FFFFFFF
+    return np.where(b & 0x80000000, -magnitude, magnitude)
+
+
+def compare_chunk(
+    op: str,
+    dtype: str,
+    patterns: np.ndarray,
+    float_at: Callable[[np.ndarray], np.ndarray],
+    expected: np.ndarray,
+    actual: np.ndarray,
+    budget: int,
+    result: ShardResult,
+    rounded: bool,
+) -> None:
+    """Accumulate the comparison of one chunk into *result*.
+
+    *float_at(positions)* is the Float32 input at those positions of the
+    chunk (needed only where a budget is weighed against exact points).
+    """
+    result.inputs += int(patterns.size)
+    actual = np.asarray(actual)
+    if actual.shape != expected.shape or actual.dtype != expected.dtype:
+        result.non_conforming += int(patterns.size)
+        result.not_correctly_rounded += int(patterns.size)
+        result.error = (
+            f"backend returned {actual.dtype}{list(actual.shape)}, "
+            f"expected {expected.dtype}{list(expected.shape)}"
+        )
+        return
+    if expected.dtype != np.float32:  # bool (logical_not) or Int32 (relu): by value
+        wrong = np.flatnonzero(expected != actual)
+        if wrong.size:
+            result.non_conforming += int(wrong.size)
+            result.not_correctly_rounded += int(wrong.size)
+            e = expected[wrong].astype(np.int64).astype(np.uint32)
+            a = actual[wrong].astype(np.int64).astype(np.uint32)
+            _keep(result, patterns[wrong], e, a, [None] * wrong.size)
+        return
+    e_bits, a_bits = expected.view(np.uint32), actual.view(np.uint32)
+    wrong = np.flatnonzero(e_bits != a_bits)
+    if not wrong.size:
+        return
+    e, a = e_bits[wrong], a_bits[wrong]
+    e_nan = (e & 0x7FFFFFFF) > 0x7F800000
+    a_nan = (a & 0x7FFFFFFF) > 0x7F800000
+    if op not in _NAN_BITS_OPS:
+        differ = ~(e_nan & a_nan)
+        wrong, e, a, e_nan, a_nan = (
+            wrong[differ],
+            e[differ],
+            a[differ],
+            e_nan[differ],
+            a_nan[differ],
+        )
+    if not wrong.size:
+        return
+    one_nan = e_nan ^ a_nan
+    distance = np.abs(ordinal(e) - ordinal(a))
+    distance[one_nan] = -1
+    distance[e_nan & a_nan] = 0
+    result.not_correctly_rounded += int(wrong.size)
+    result.nan_mismatches += int(one_nan.sum())
+    conforming = np.zeros(wrong.size, bool)
+    if budget and rounded:
+        ev, av = e.view(np.float32), a.view(np.float32)
+        regular = (
+            np.isfinite(ev) & np.isfinite(av) & (ev != 0) & (av != 0) & ((e >> 31) == (a >> 31))
+        )
+        if regular.any():
+            regular &= ~V.exact_points(op, float_at(wrong))
+        conforming = regular & (distance >= 0) & (distance <= budget)
+    result.non_conforming += int((~conforming).sum())
+    finite = distance >= 0
+    if finite.any():
+        peak = int(distance[finite].max())
+        if peak > result.max_ulp or result.worst is None:
+            k = int(np.flatnonzero(finite & (distance == peak))[0])
+            result.max_ulp = max(result.max_ulp, peak)
+            result.worst = [int(patterns[wrong[k]]), int(e[k]), int(a[k]), peak]
+    bad = ~conforming
+    ulps = [None if d < 0 else int(d) for d in distance[bad][:KEEP].tolist()]
+    _keep(result, patterns[wrong[bad]], e[bad], a[bad], ulps)
+
+
+def count_mismatches(
+    expected: np.ndarray, actual: np.ndarray, *, nan_bits: bool = False
+) -> tuple[int, int]:
+    """(non-matching elements, max ULP distance among them) of two float32 arrays.
+
+    Bit-for-bit equality, any NaN for a NaN unless *nan_bits*.  Distances are
+    computed only for the elements whose bits differ (the sweep's comparison;
+    ``conformance.generate.corpus.compare`` computes them for every element).
+    """
+    e_bits = np.ascontiguousarray(expected, dtype=np.float32).view(np.uint32).reshape(-1)
+    a_bits = np.ascontiguousarray(actual, dtype=np.float32).view(np.uint32).reshape(-1)
+    wrong = np.flatnonzero(e_bits != a_bits)
+    if not wrong.size:
+        return 0, 0
+    e, a = e_bits[wrong], a_bits[wrong]
+    e_nan = (e & 0x7FFFFFFF) > 0x7F800000
+    a_nan = (a & 0x7FFFFFFF) > 0x7F800000
+    if not nan_bits:
+        differ = ~(e_nan & a_nan)
+        e, a, e_nan, a_nan = e[differ], a[differ], e_nan[differ], a_nan[differ]
+    finite = ~(e_nan | a_nan)
+    distance = np.abs(ordinal(e[finite]) - ordinal(a[finite]))
+    return int(e.size), int(distance.max()) if distance.size else 0
+
+
+def _keep(result: ShardResult, patterns, expected, actual, ulps) -> None:
+    room = KEEP - len(result.offenders)
+    for p, e, a, u in list(zip(patterns.tolist(), expected.tolist(), actual.tolist(), ulps))[
+        : max(room, 0)
+    ]:
+        result.offenders.append([int(p), int(e), int(a), u])
+
+
+def expected_chunk(
+    op: str, dtype: str, lo: int, hi: int, patterns: np.ndarray, plateaus: bool
+) -> tuple[np.ndarray, np.ndarray, Callable[[np.ndarray], np.ndarray]]:
+    """(inputs, expected outputs, float_at) of one chunk of a plan."""
+    if dtype == "Float32":
+        inputs = patterns.view(np.float32)
+        return inputs, V.certified_range(op, lo, hi), lambda where: inputs[where]
+    inputs = patterns.view(np.int32)
+
+    def float_at(where: np.ndarray) -> np.ndarray:
+        return V.int32_to_float32(inputs[where])
+
+    if plateaus and op != "relu":
+        expected, evaluated = exhaustive_int32.expected(op, lo, hi)
+        V.STATS["evaluated"] += evaluated
+        return inputs, expected, float_at
+    if op == "relu":
+        return inputs, V.certified_int32(op, inputs), float_at
+    return inputs, V.certified(op, V.int32_to_float32(inputs)), float_at
+
+
+#: the functions that determine a plan's expected values and verdicts: the digest's roots
+ROOTS = (expected_chunk, compare_chunk)
