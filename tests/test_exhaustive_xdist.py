@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 from conformance import exhaustive as X
+from conformance.exhaustive.cli import ITEMS
 from conformance.exhaustive.state import Store, current_key
 
 HERE = Path(__file__).resolve().parent
@@ -150,3 +151,25 @@ def test_two_jobs_sweeps_on_one_state_file_check_each_shard_once(tmp_path):
     assert [s.returncode for s in sweeps] == [0, 0], outputs
     shards = [r["shard"] for r in Store(state).load()]
     assert sorted(shards) == sorted(set(shards)) and len(shards) == 8  # none checked twice
+
+
+def test_jobs_runs_the_packaged_items_from_an_empty_directory(tmp_path):
+    """``--jobs`` needs no checkout: the items ship in the package, no ini file is read
+    (``-c devnull``) and the plugin registers the ``exhaustive`` marker itself."""
+    assert ITEMS.is_file() and ITEMS.parent == ROOT / "conformance" / "exhaustive"
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    state = tmp_path / "s.jsonl"
+    command = [sys.executable, "-m", "conformance.cli", "exhaustive", "--op", "neg",
+               "--dtype", "Float32", "--shard", "7/65536", "--jobs", "2",
+               "--state", str(state), "--no-progress"]  # fmt: skip
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    run = subprocess.run(command, cwd=empty, env=env, capture_output=True, text=True,
+                         timeout=300)  # fmt: skip
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "1 shard records appended" in run.stdout
+    assert "CONFORMS: cpu neg:Float32 over 65,536 inputs" in run.stdout
+    (record,) = Store(state).load()
+    assert (record["start"], record["stop"]) == X.shard_range(7, 65536)
+    assert record["worker"].split()[-1] in ("gw0", "gw1")
+    assert list(empty.iterdir()) == []  # nothing left in the caller's directory

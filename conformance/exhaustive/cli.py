@@ -48,7 +48,13 @@ from rich.text import Text
 
 from conformance.exhaustive import sweep as X
 from conformance.exhaustive.state import StateError, Store, backend_identity
-from conformance.exhaustive.summary import PlanSummary, accuracy_table, summarise
+from conformance.exhaustive.summary import (
+    PlanSummary,
+    accuracy_table,
+    certified_error,
+    error_text,
+    summarise,
+)
 from conformance.model.sanitize import terminal_line
 from oracle import vectorised as V
 
@@ -235,6 +241,7 @@ def _owned_signals() -> Iterator[None]:
 
 
 def _sweep(arguments, plans, count, indices, also, store: Store) -> int:
+    began = time.perf_counter()
     interrupted: str | None = None
     bad_plans: list[str] = []  # found non-conforming in this run, whatever happens next
     try:
@@ -252,7 +259,8 @@ def _sweep(arguments, plans, count, indices, also, store: Store) -> int:
         return 1 if bad_plans else error.status
     found_bad = bool(bad_plans)
     try:
-        ok, complete = _report(arguments, plans, count, indices, store, interrupted)
+        wall = time.perf_counter() - began
+        ok, complete = _report(arguments, plans, count, indices, store, interrupted, wall)
     except StateError as error:
         print(f"plancheck exhaustive: INCOMPLETE: {error}", file=sys.stderr)
         return 1 if found_bad else error.status
@@ -305,8 +313,12 @@ def _run_plan(arguments, plan, count, indices, also, store: Store, bad: list[str
                 bad.append(plan)
 
 
-def _report(arguments, plans, count, indices, store: Store, interrupted: str | None):
-    """Print the verdict of every selected plan from the records; (ok, complete)."""
+def _report(arguments, plans, count, indices, store: Store, interrupted: str | None, wall: float):
+    """Print the verdict of every selected plan from the records; (ok, complete).
+
+    Two times are stated: the *wall* time of this run, and the *worker* time of the
+    records (each shard's own time, summed: with N workers it is up to N times the wall
+    time; a resumed shard brings the time it took when it was checked)."""
     ranges = {X.shard_range(i, count) for i in indices}
     records = [
         r
@@ -344,7 +356,9 @@ def _report(arguments, plans, count, indices, store: Store, interrupted: str | N
             f"{verdict}: {arguments.backend} {plan} over {coverage}: "
             f"{summary.inputs:,} checked, {summary.non_conforming:,} non-conforming "
             f"(budget {summary.ulp_budget} ULP), {summary.not_correctly_rounded:,} not "
-            f"correctly rounded, max {summary.max_ulp} ULP, {summary.seconds:.1f} s"
+            f"correctly rounded, max {summary.max_ulp} ULP, max error "
+            f"{error_text(summary, certified_error(summary))} ulp, "
+            f"{summary.seconds:.1f} s of worker time"
             + (f"; {missing} of {len(ranges)} selected shards have no verdict" if missing else "")
         )
         for error in summary.errors:  # from the state file: escaped again
@@ -354,7 +368,10 @@ def _report(arguments, plans, count, indices, store: Store, interrupted: str | N
     counts = ", ".join(f"{n} {name.lower()}" for name, n in tally.items() if n)
     head = "INCOMPLETE" if not complete or interrupted else "COMPLETE"
     why = f" (interrupted by {interrupted})" if interrupted else ""
-    print(f"{head}{why}: {len(plans)} plans of {arguments.backend}: {counts}")
+    worker = sum(s.seconds for s in summaries.values() if s.plan in plans)
+    print(f"{head}{why}: {len(plans)} plans of {arguments.backend}: {counts}; wall time "
+          f"{wall:.1f} s (this run), worker time {worker:.1f} s (the records' shards, "
+          "summed)")  # fmt: skip
     return ok, complete and interrupted is None
 
 
@@ -373,7 +390,10 @@ def _pytest(arguments, count: int, also: list[str]) -> int:
     }
     if arguments.shard:
         values["shard"] = f"{arguments.shard[0]}/{arguments.shard[1]}"
+    # no ini file (-c devnull): a project around the installation (its addopts, its
+    # plugins) does not reach the sweep; the plugin registers the marker itself
     command = [sys.executable, "-m", "pytest", str(items), "-m", "exhaustive", "-q",
+               "-c", os.devnull, "--rootdir", str(items.parent), "--strict-markers",
                "-p", "conformance.exhaustive.pytest_plugin", "-p", "no:cacheprovider",
                "-n", str(arguments.jobs)]  # fmt: skip
     for name, value in values.items():
@@ -401,14 +421,36 @@ def _pytest(arguments, count: int, also: list[str]) -> int:
 # ---------------------------------------------------------------------------
 
 
-def _evidence(store: Store, backend: str, budget: int) -> tuple[list[PlanSummary], int]:
-    """(summaries of *backend*'s current records, records ignored as another build's)."""
+def _evidence(
+    store: Store, backend: str, budget: int
+) -> tuple[list[PlanSummary], int, dict[str, list[int]]]:
+    """(summaries of *backend*'s current records under *budget*, records ignored as another
+    build's, plan -> the other budgets its current checked records were made under)."""
     records = [r for r in store.load() if r["backend"] == backend]
-    current = [
-        r for r in X.current_records(records, backend)
-        if r["role"] == "measured" or r["ulp_budget"] == budget
-    ]  # fmt: skip
-    return summarise(current, backend), len(records) - len(X.current_records(records, backend))
+    valid = X.current_records(records, backend)
+    current = [r for r in valid if r["role"] == "measured" or r["ulp_budget"] == budget]
+    elsewhere: dict[str, set[int]] = {}
+    for r in valid:
+        if r["role"] == "checked" and r["ulp_budget"] != budget:
+            elsewhere.setdefault(r["plan"], set()).add(r["ulp_budget"])
+    others = {plan: sorted(budgets) for plan, budgets in elsewhere.items()}
+    return summarise(current, backend), len(records) - len(valid), others
+
+
+def _absent_note(backend: str, absent: list[str], budget: int, others: dict[str, list[int]]):
+    """Say which plans have no records under *budget*, and where records of them are."""
+    if not absent:
+        return
+    print(f"no records of {backend} under --ulp-budget {budget} for {', '.join(absent)}",
+          file=sys.stderr)  # fmt: skip
+    by_budget: dict[int, list[str]] = {}
+    for plan in absent:
+        for other in others.get(plan, []):
+            by_budget.setdefault(other, []).append(plan)
+    for other, found in sorted(by_budget.items()):
+        print(f"note: records of {backend} for {', '.join(found)} exist under --ulp-budget "
+              f"{other} (the budget decides which results conform; run with --ulp-budget "
+              f"{other} to see them)", file=sys.stderr)  # fmt: skip
 
 
 def _table_status(plans: list[str], summaries: dict[str, PlanSummary]) -> int:
@@ -426,9 +468,12 @@ def _stale_note(backend: str, stale: int) -> None:
 def _certification(arguments, plans: list[str], also: list[str], store: Store) -> int:
     summaries: dict[str, dict[str, PlanSummary]] = {}
     for name in [arguments.backend, *also]:
-        found, stale = _evidence(store, name, arguments.ulp_budget)
+        found, stale, others = _evidence(store, name, arguments.ulp_budget)
         summaries[name] = {s.plan: s for s in found}
         _stale_note(name, stale)
+        if name == arguments.backend:
+            absent = [p for p in plans if p not in summaries[name]]
+            _absent_note(name, absent, arguments.ulp_budget, others)
     print(certification_table(plans, summaries, arguments.backend, also), end="")
     return _table_status(plans, summaries[arguments.backend])
 
@@ -440,38 +485,39 @@ def certification_table(
     also: list[str],
 ) -> str:
     """Markdown: per plan, the coverage and verdict of *backend*, and the accuracy
-    (max ULP, share not correctly rounded) of every *also* backend beside it."""
+    (largest real error in ulps, largest integer ULP distance, share not correctly
+    rounded) of every *also* backend beside it."""
     head = "| plan | coverage | inputs checked | " + backend + ": non-conforming | max ULP |"
     rule = "|---|---|---:|---:|---:|"
     for name in also:
-        head += f" {name}: max ULP | {name}: not correctly rounded |"
-        rule += "---:|---:|"
+        head += f" {name}: max error (ulps) | {name}: max ULP | {name}: not correctly rounded |"
+        rule += "---:|---:|---:|"
     lines = [head, rule]
     for plan in plans:
         s = summaries[backend].get(plan)
         if s is None:
-            lines.append(f"| {plan} | not run | | | |" + " | |" * len(also))
+            lines.append(f"| {plan} | not run | | | |" + " | | |" * len(also))
             continue
         coverage = "**all 2**32**" if s.complete else f"sample, {100 * s.covered / X.TOTAL:.2f}%"
         row = f"| {plan} | {coverage} | {s.inputs:,} | {s.non_conforming:,} | {s.max_ulp} |"
         for name in also:
             m = summaries[name].get(plan)
             if m is None:
-                row += " n/a | n/a |"
+                row += " n/a | n/a | n/a |"
             else:
                 share = 100 * m.not_correctly_rounded / m.inputs if m.inputs else 0.0
-                row += f" {m.max_ulp} | {m.not_correctly_rounded:,} ({share:.3g}%) |"
+                error = error_text(m, certified_error(m))
+                row += f" {error} | {m.max_ulp} | {m.not_correctly_rounded:,} ({share:.3g}%) |"
         lines.append(row)
     return "\n".join(lines) + "\n"
 
 
 def _tables(arguments, plans: list[str], store: Store) -> int:
-    found, stale = _evidence(store, arguments.backend, arguments.ulp_budget)
+    found, stale, others = _evidence(store, arguments.backend, arguments.ulp_budget)
     _stale_note(arguments.backend, stale)
     summaries = [s for s in found if s.plan in plans]
     absent = [p for p in plans if p not in {s.plan for s in summaries}]
-    if absent:
-        print(f"no records of {arguments.backend} for {', '.join(absent)}", file=sys.stderr)
+    _absent_note(arguments.backend, absent, arguments.ulp_budget, others)
     markdown, rows = accuracy_table(summaries)
     print(markdown, end="")
     if arguments.markdown:
@@ -480,12 +526,18 @@ def _tables(arguments, plans: list[str], store: Store) -> int:
             f"# Accuracy of `{arguments.backend}` over the exhaustive sweep\n\n"
             f"Generated by `plancheck exhaustive --backend {arguments.backend} --table` from "
             f"the sweep's state file.  Per plan: inputs checked, coverage (all 2**32 "
-            f"inputs, or the stratified sample's share), the largest ULP error, how many "
+            f"inputs, or the stratified sample's share), the largest real error "
+            f"|y - f(x)| in ulps of the exact value f(x) with the input that attains it "
+            f"(the measure of the libm accuracy surveys; from mpmath at that input; "
+            f"`<= 0.5` where every result is correctly rounded), the largest integer "
+            f"distance in ULPs to the correctly rounded result, how many "
             f"results are not correctly rounded (a NaN for a NaN counts as correct unless the "
             f"operation copies NaN bits), how many have the wrong NaN-ness, and how many are "
             f"non-conforming under the budget used.  The reference is the certified oracle "
             f"(`oracle/vectorised.py`, docs/exhaustive.md).  {complete} of "
-            f"{len(summaries)} plans are covered in full.\n\n"
+            f"{len(summaries)} plans are covered in full; the shards took "
+            f"{sum(s.seconds for s in summaries):,.0f} s of worker time (summed over the "
+            f"shards; the wall time of a sweep is in its own output).\n\n"
         )
         Path(arguments.markdown).write_text(heading + markdown)
     if arguments.json:

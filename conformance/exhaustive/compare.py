@@ -3,7 +3,8 @@
 This is the code whose syntax trees a record's oracle digest covers
 (:mod:`conformance.exhaustive.digest`, :data:`ROOTS`): :func:`expected_chunk`
 (the reference of a chunk of a plan) and :func:`compare_chunk` (the verdict
-rules, the integer ULP distance and the real error in ulps).
+rules, the integer ULP distance to the correctly rounded result and the real
+error in ulps, :mod:`conformance.exhaustive.ulp_error`).
 
 Conformance.  Exact-class operations must match bit for bit (any NaN for a
 NaN, except that neg and abs must copy the NaN's bits).  Correctly rounded
@@ -16,11 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from conformance.exhaustive import int32 as exhaustive_int32
 from conformance.exhaustive.summary import KEEP
+from conformance.exhaustive.ulp_error import errors, exact_float64
 from oracle import vectorised as V
 from oracle.binary32 import from_bits
 
@@ -64,7 +67,14 @@ class ShardResult:
     not_correctly_rounded: int = 0
     nan_mismatches: int = 0
     max_ulp: int = 0
-    worst: list[int | None] | None = None  #: [input, expected, actual, ulp] of the max ULP
+    #: [input, expected, actual, ulp, real error] at the max ULP distance (of the inputs
+    #: there, the one with the largest real error)
+    worst: list[Any] | None = None
+    #: the largest real error in ulps (:mod:`conformance.exhaustive.ulp_error`) of the
+    #: results that are not correctly rounded; None when every result is (error <= 0.5)
+    max_error: float | None = None
+    #: [input, expected, actual, real error] where :attr:`max_error` is attained
+    worst_error: list[Any] | None = None
     offenders: list[list[int | None]] = field(default_factory=list)
     seconds: float = 0.0
     oracle_seconds: float = 0.0
@@ -85,6 +95,7 @@ class ShardResult:
             f"{self.backend} {self.plan} {where}: {self.inputs} inputs, "
             f"{self.non_conforming} non-conforming (budget {self.ulp_budget} ULP), "
             f"{self.not_correctly_rounded} not correctly rounded, max {self.max_ulp} ULP"
+            + ("" if self.max_error is None else f", max error {self.max_error:#.4g} ulp")
         )
         lines = [head]
         if self.error:
@@ -180,16 +191,31 @@ def compare_chunk(
             regular &= ~V.exact_points(op, float_at(wrong))
         conforming = regular & (distance >= 0) & (distance <= budget)
     result.non_conforming += int((~conforming).sum())
-    finite = distance >= 0
-    if finite.any():
-        peak = int(distance[finite].max())
-        if peak > result.max_ulp or result.worst is None:
-            k = int(np.flatnonzero(finite & (distance == peak))[0])
-            result.max_ulp = max(result.max_ulp, peak)
-            result.worst = [int(patterns[wrong[k]]), int(e[k]), int(a[k]), peak]
+    measured = np.flatnonzero((distance >= 0) & ~e_nan)  # neither side a NaN
+    if measured.size:
+        _measure(op, patterns, float_at, wrong[measured], e[measured], a[measured],
+                 distance[measured], result)  # fmt: skip
     bad = ~conforming
     ulps = [None if d < 0 else int(d) for d in distance[bad][:KEEP].tolist()]
     _keep(result, patterns[wrong[bad]], e[bad], a[bad], ulps)
+
+
+def _measure(op, patterns, float_at, where, e, a, distance, result: ShardResult) -> None:
+    """The largest real error and integer distance of the results at chunk positions
+    *where* (bits *e* expected, *a* actual, ordinal *distance*), into *result*."""
+    exact = exact_float64(op, float_at(where), e.view(np.float32))
+    error = errors(a.view(np.float32), exact)
+    k = int(np.argmax(error))
+    if result.max_error is None or error[k] > result.max_error:
+        result.max_error = float(error[k])
+        result.worst_error = [int(patterns[where[k]]), int(e[k]), int(a[k]), float(error[k])]
+    peak = int(distance.max())
+    at_peak = np.flatnonzero(distance == peak)
+    j = int(at_peak[int(np.argmax(error[at_peak]))])  # the worst input at that distance
+    held = (result.max_ulp, result.worst[4]) if result.worst is not None else (-1, -1.0)
+    if (peak, float(error[j])) > held:
+        result.max_ulp = peak
+        result.worst = [int(patterns[where[j]]), int(e[j]), int(a[j]), peak, float(error[j])]
 
 
 def count_mismatches(

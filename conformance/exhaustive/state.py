@@ -114,6 +114,7 @@ class StatePathError(StateError):
 # Identities: what produced a record
 # ---------------------------------------------------------------------------
 
+
 def _digest(parts: Iterable[bytes]) -> str:
     h = hashlib.sha256()
     for part in parts:

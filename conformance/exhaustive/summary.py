@@ -12,10 +12,19 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from conformance.exhaustive.ulp_error import input_value, real_error
 from oracle import vectorised as V
 from oracle.binary32 import from_bits
 
-__all__ = ["KEEP", "PlanSummary", "accuracy_table", "plan_order", "summarise"]
+__all__ = [
+    "KEEP",
+    "PlanSummary",
+    "accuracy_table",
+    "certified_error",
+    "error_text",
+    "plan_order",
+    "summarise",
+]
 
 TOTAL = 1 << 32
 #: offending inputs kept per shard (and per summary)
@@ -41,7 +50,7 @@ class PlanSummary:
     not_correctly_rounded: int
     nan_mismatches: int
     max_ulp: int
-    worst: list[int | None] | None
+    worst: list[Any] | None  #: [input, expected, actual, ulp(, real error)] at max_ulp
     offenders: list[list[int | None]]
     ulp_budget: int
     shards: int
@@ -49,6 +58,13 @@ class PlanSummary:
     #: records left out because they overlap counted ones, that found non-conformance
     overlapping_non_conforming: int = 0
     errors: list[str] = field(default_factory=list)
+    #: the largest real error in ulps over the counted records (None: none measured --
+    #: every result correctly rounded, or records of the previous format)
+    max_error: float | None = None
+    worst_error: list[Any] | None = None  #: [input, expected, actual, real error]
+    #: records that do not carry the real error (the previous format): max_error is then
+    #: a lower bound over the others
+    unmeasured: int = 0
 
     @property
     def complete(self) -> bool:
@@ -112,11 +128,18 @@ def summarise(
     for plan in sorted(plans, key=plan_order):
         rows, left = _disjoint(plans[plan])
         worst = None
-        peak = -1
+        peak: tuple[int, float] = (-1, -1.0)
+        worst_error = None
         offenders: list[list[int | None]] = []
         for r in rows:
-            if r.get("worst") and r["max_ulp"] > peak:
-                peak, worst = r["max_ulp"], r["worst"]
+            held = r.get("worst")
+            if held:  # the largest distance; among equals, the largest real error
+                rank = (r["max_ulp"], held[4] if len(held) > 4 else -1.0)
+                if rank > peak:
+                    peak, worst = rank, held
+            candidate = r.get("worst_error")
+            if candidate and (worst_error is None or candidate[3] > worst_error[3]):
+                worst_error = candidate
             offenders.extend(r.get("offenders") or [])
         covered = sum(r["stop"] - r["start"] for r in rows)
         out.append(
@@ -136,30 +159,59 @@ def summarise(
                 seconds=sum(r.get("seconds") or 0.0 for r in rows),
                 overlapping_non_conforming=sum(1 for r in left if r["non_conforming"]),
                 errors=[r["error"] for r in [*rows, *left] if r.get("error")][:KEEP],
+                max_error=None if worst_error is None else worst_error[3],
+                worst_error=worst_error,
+                unmeasured=sum(1 for r in rows if "max_error" not in r),
             )
         )
     return out
 
 
+def _shown_input(plan: str, pattern: int) -> str:
+    text = f"0x{pattern:08X}"
+    if plan.endswith(":Float32"):
+        return text + f" ({from_bits(pattern):.9g})"
+    n = pattern - (1 << 32) if pattern >= 1 << 31 else pattern
+    return text + f" ({n})"
+
+
+def certified_error(summary: PlanSummary) -> float | None:
+    """The largest real error of *summary* recomputed at its worst input with mpmath
+    (:func:`conformance.exhaustive.ulp_error.real_error`); None when none was measured."""
+    if summary.worst_error is None:
+        return None
+    pattern, expected, actual, _ = summary.worst_error
+    op, _, dtype = summary.plan.partition(":")
+    return real_error(op, input_value(dtype, pattern), from_bits(actual), from_bits(expected))
+
+
+def error_text(summary: PlanSummary, error: float | None) -> str:
+    """The real error as printed: 4 significant digits, ``<= 0.5`` when correctly rounded."""
+    if error is None:
+        if summary.unmeasured:
+            return "not measured"
+        return "<= 0.5" if summary.not_correctly_rounded == summary.nan_mismatches else "-"
+    return "inf" if error == float("inf") else f"{error:#.4g}"
+
+
 def accuracy_table(summaries: list[PlanSummary]) -> tuple[str, list[dict[str, Any]]]:
-    """(Markdown, JSON rows) of per-plan max ULP and non-correctly-rounded counts."""
+    """(Markdown, JSON rows): per plan the largest real error in ulps with the input that
+    attains it (the surveys' measure), the largest integer distance to the correctly
+    rounded result, and the counts."""
     header = (
-        "| plan | inputs checked | coverage | max ULP | not correctly rounded | "
-        "NaN mismatches | non-conforming | worst input |\n"
-        "|---|---:|---:|---:|---:|---:|---:|---|\n"
+        "| plan | inputs checked | coverage | max error (ulps) | worst input | "
+        "max ULP distance | not correctly rounded | NaN mismatches | non-conforming |\n"
+        "|---|---:|---:|---:|---|---:|---:|---:|---:|\n"
     )
     lines, rows = [], []
     for s in summaries:
         coverage = "all 2**32" if s.complete else f"{100 * s.covered / TOTAL:.2f}%"
-        worst = "-"
-        if s.worst is not None and s.max_ulp > 0:
-            worst = f"0x{s.worst[0]:08X}"
-            if s.plan.endswith(":Float32"):
-                worst += f" ({from_bits(s.worst[0]):.9g})"
+        error = certified_error(s)
+        worst = "-" if s.worst_error is None else _shown_input(s.plan, s.worst_error[0])
         lines.append(
-            f"| {s.plan} | {s.inputs:,} | {coverage} | {s.max_ulp} | "
-            f"{s.not_correctly_rounded:,} | {s.nan_mismatches:,} | {s.non_conforming:,} | "
-            f"{worst} |"
+            f"| {s.plan} | {s.inputs:,} | {coverage} | {error_text(s, error)} | {worst} | "
+            f"{s.max_ulp} | {s.not_correctly_rounded:,} | {s.nan_mismatches:,} | "
+            f"{s.non_conforming:,} |"
         )
         rows.append(
             {
@@ -167,14 +219,17 @@ def accuracy_table(summaries: list[PlanSummary]) -> tuple[str, list[dict[str, An
                 "inputs": s.inputs,
                 "covered": s.covered,
                 "complete": s.complete,
+                "max_error": None if error is None else (str(error) if error == float("inf")
+                                                         else error),
+                "worst_error": s.worst_error,
                 "max_ulp": s.max_ulp,
+                "worst": s.worst,
                 "not_correctly_rounded": s.not_correctly_rounded,
                 "nan_mismatches": s.nan_mismatches,
                 "non_conforming": s.non_conforming,
                 "ulp_budget": s.ulp_budget,
-                "worst": s.worst,
                 "offenders": s.offenders,
-                "seconds": round(s.seconds, 2),
+                "worker_seconds": round(s.seconds, 2),
             }
-        )
+        )  # fmt: skip
     return header + "\n".join(lines) + "\n", rows
