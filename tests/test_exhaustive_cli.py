@@ -207,7 +207,10 @@ def test_table_and_certification_exit_statuses_follow_the_verdict(tmp_path, caps
     assert cli_main(["exhaustive", "--certification", *table]) == 0
     assert "| neg:Float32 | **all 2**32** |" in capsys.readouterr().out
     assert cli_main(["exhaustive", "--table", "--op", "neg,exp", "--state", str(state)]) == 3
-    assert "no records of cpu for exp:Float32, exp:Int32" in capsys.readouterr().err
+    assert (
+        "no records of cpu under --ulp-budget 0 for exp:Float32, exp:Int32"
+        in capsys.readouterr().err
+    )
     bad = X.ShardResult("cpu", "neg:Float32", 5, 6, inputs=1, non_conforming=1)
     Store(state).append([X.to_record(bad)])  # overlaps the whole range: still counted as bad
     assert cli_main(["exhaustive", "--table", *table]) == 1

@@ -23,7 +23,7 @@ import numpy as np
 
 from conformance.exhaustive import int32 as exhaustive_int32
 from conformance.exhaustive.summary import KEEP
-from conformance.exhaustive.ulp_error import errors, exact_float64
+from conformance.exhaustive.ulp_error import errors, exact_float64, real_error
 from oracle import vectorised as V
 from oracle.binary32 import from_bits
 
@@ -40,6 +40,9 @@ __all__ = [
 
 #: operations whose NaN results must copy the input's bits
 _NAN_BITS_OPS = ("neg", "abs")
+#: at most this many ambiguous real errors of a chunk are settled by mpmath (more are
+#: bounded above: :func:`conformance.exhaustive.ulp_error.errors`)
+AMBIGUOUS_SETTLED = 16
 
 
 def split_plan(plan: str) -> tuple[str, str]:
@@ -203,8 +206,16 @@ def compare_chunk(
 def _measure(op, patterns, float_at, where, e, a, distance, result: ShardResult) -> None:
     """The largest real error and integer distance of the results at chunk positions
     *where* (bits *e* expected, *a* actual, ordinal *distance*), into *result*."""
-    exact = exact_float64(op, float_at(where), e.view(np.float32))
-    error = errors(a.view(np.float32), exact)
+    x = float_at(where)
+    exact = exact_float64(op, x, e.view(np.float32))
+    error, ambiguous = errors(a.view(np.float32), exact)
+    if ambiguous.any():  # settle those that could be the worst (a few) with mpmath
+        plain = float(error[~ambiguous].max()) if (~ambiguous).any() else -1.0
+        contenders = np.flatnonzero(ambiguous & (error > plain))
+        if contenders.size <= AMBIGUOUS_SETTLED:
+            ev, av = e.view(np.float32), a.view(np.float32)
+            for i in contenders.tolist():
+                error[i] = real_error(op, float(x[i]), float(av[i]), float(ev[i]))
     k = int(np.argmax(error))
     if result.max_error is None or error[k] > result.max_error:
         result.max_error = float(error[k])
