@@ -462,7 +462,8 @@ def _table_status(plans: list[str], summaries: dict[str, PlanSummary]) -> int:
 def _stale_note(backend: str, stale: int) -> None:
     if stale:
         print(f"note: {stale} records of {backend} were made by another build of it, another "
-              "plancheck or another oracle; they are not counted", file=sys.stderr)  # fmt: skip
+              "plancheck, another oracle of their plan or in an older record format; they are "
+              "not counted", file=sys.stderr)  # fmt: skip
 
 
 def _certification(arguments, plans: list[str], also: list[str], store: Store) -> int:
