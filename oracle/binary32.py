@@ -312,7 +312,7 @@ def _is_mpmath_mpf(x: Any) -> bool:
 
 
 def _exact_mpmath(x: Any) -> tuple[str, Any]:
-    import mpmath  # only reached with an mpmath value, so mpmath is present
+    import mpmath  # noqa: PLC0415 (only reached with an mpmath value)
 
     if mpmath.isnan(x):
         return "float", _NAN

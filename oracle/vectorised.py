@@ -212,7 +212,7 @@ _GELU_PREMISE_LOW = -10.5 / _INV_SQRT2
 
 
 def _special():
-    import scipy.special  # imported lazily: only erf and gelu need it
+    import scipy.special  # noqa: PLC0415 (only erf and gelu need scipy)
 
     return scipy.special
 

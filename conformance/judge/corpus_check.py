@@ -13,12 +13,16 @@ runs it as the ``corpus`` check.
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 import warnings
 import zipfile
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+import gmpy2
+import mpmath
 import numpy as np
 
 import oracle
@@ -47,11 +51,6 @@ CACHED_LEVELS = (1,)
 @functools.cache
 def _oracle_digest() -> str:
     """A hash of everything the corpus reference depends on (sources and library versions)."""
-    import hashlib
-    from pathlib import Path
-
-    import gmpy2
-    import mpmath
 
     digest = hashlib.sha256()
     root = Path(oracle.__file__).parent
@@ -64,8 +63,6 @@ def _oracle_digest() -> str:
 
 
 def _cache_file(cache_dir: Any, plan: OperationPlan, level: int) -> Any:
-    import hashlib
-    from pathlib import Path
 
     name = hashlib.sha256(f"{plan.describe()} level {level}".encode()).hexdigest()[:16]
     return Path(cache_dir) / f"{_oracle_digest()}-{name}.npz"
@@ -80,7 +77,6 @@ def _content_digest(
     an entry copied from another plan); it is not a signature against someone
     who recomputes it on purpose.
     """
-    import hashlib
 
     digest = hashlib.sha256(f"{_oracle_digest()} {plan.describe()} level {level}".encode())
     digest.update(np.ascontiguousarray(expected, dtype=np.float32).view(np.uint32).tobytes())

@@ -8,6 +8,7 @@ collected (on the xdist controller, from the workers' collections).
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -67,8 +68,6 @@ def _names_suite(config: Any, argument: str) -> bool:
     target = suite_path()
     text = argument.split("::")[0]
     if config.option.pyargs:
-        import importlib.util
-
         try:
             spec = importlib.util.find_spec(text)
         except (ImportError, ValueError):
