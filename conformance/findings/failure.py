@@ -29,6 +29,7 @@ from conformance.model.codec import (
 from conformance.model.sanitize import terminal_text
 from oracle import DType, Tensor, binary32
 from oracle.expectation import Interval
+from oracle.operations import BUILTIN_FACTS
 
 __all__ = [
     "PROBLEM_RULES",
@@ -162,70 +163,6 @@ PROBLEM_RULES = {
 }
 
 
-#: The rule of each operation, quoted from the reference semantics
-#: (``shared/spec/reference-semantics.md``), for reports.
-SEMANTICS: dict[str, str] = {
-    **dict.fromkeys(
-        ("add", "sub", "mul", "elementwise_mul", "div", "sqrt", "recip"),
-        "IEEE correctly rounded: one rounding to nearest, ties to even, subnormals kept "
-        "(no flush-to-zero), overflow to +-inf",
-    ),
-    "rem": "C fmod: exact, the sign of the dividend; fmod(x, +-0) = NaN, fmod(+-inf, y) = NaN, "
-    "fmod(x, +-inf) = x, fmod(-6, 3) = -0",
-    **dict.fromkeys(
-        ("maximum", "minimum"),
-        "IEEE 754-2019 maximum/minimum: NaN if either operand is NaN, and -0 < +0 in either "
-        "argument order",
-    ),
-    "clamp": "minimum(maximum(x, lo), hi) with the IEEE 754-2019 rules; lo > hi gives hi",
-    **dict.fromkeys(("eq", "ne", "lt", "le"), "IEEE comparisons: NaN unordered, -0 == +0"),
-    "logical_not": "x == 0 (+-0 -> True, NaN -> False)",
-    "relu": "maximum(x, +0): relu(NaN) = NaN, relu(-0) = +0",
-    "leaky_relu": "x if x >= 0 else round(0.01f * x), slope bits 0x3C23D70A; leaky_relu(-0) = -0",
-    "elu": "x if x > 0 else expm1(x), correctly rounded; elu(-0) = -0",
-    "sigmoid": "1 / (1 + e^-x) correctly rounded as one function; sigmoid(-inf) = +0",
-    "silu": "x * sigmoid(x) correctly rounded as one function; silu(-inf) = -0",
-    "softplus": "log(1 + e^x), no threshold, correctly rounded; softplus(-inf) = +0",
-    "gelu": "x/2 * (1 + erf(x / sqrt 2)) (the erf form, not the tanh approximation), correctly "
-    "rounded as one function; gelu(-inf) = -0",
-    "sign": "+1 or -1, +0 for both zeros, NaN for NaN",
-    "round": "half to even (2.5 -> 2, -0.5 -> -0)",
-    **dict.fromkeys(("floor", "ceil"), "keep signed zeros (ceil(-0.5) = -0)"),
-    "rsqrt": "1/sqrt(x) rounded once; rsqrt(+0) = +inf, rsqrt(-0) = -inf, negative -> NaN",
-    "pow": "C99/IEEE pow special cases, otherwise correctly rounded; Int32 pow exact and checked",
-    **dict.fromkeys(
-        ("exp", "exp2", "log", "log2", "sin", "cos", "tanh", "erf"),
-        "correctly rounded: the exact function of the exact binary32 input, rounded once",
-    ),
-    **dict.fromkeys(("neg", "abs"), "bit copy: neg flips, abs clears the sign bit (NaN bits kept)"),
-    "reduce_sum": "sequential sums start at +0 in ascending logical order; FLOATING accepts every "
-    "result some order in the accumulator dtype could give; Int32: exact, only the final sum "
-    "checked",
-    "reduce_prod": "products start at 1, ascending logical order, each step rounded",
-    **dict.fromkeys(
-        ("reduce_max", "reduce_min"),
-        "the first NaN wins (bits kept); otherwise the extreme with -0 < +0; empty raises "
-        "ValueError",
-    ),
-    **dict.fromkeys(
-        ("argmax", "argmin"),
-        "the first NaN wins, otherwise the first index of the extreme; -0 and +0 tie",
-    ),
-    "cumsum": "inclusive prefix sums from +0, each prefix rounded",
-    "matmul": "each product rounded to binary32 first (no fused multiply-add), accumulated per "
-    "the plan, one final rounding; Int32: exact, only the final value checked",
-    "conv_general": "cross-correlation; terms round(x * w) added from +0, window positions outer, "
-    "input channels inner; padding contributes round(0 * w)",
-    "gather": "numpy.take; indices in [0, n) else IndexError; values copied bit-exactly",
-    "scatter": "distinct indices (ValueError otherwise); bits copied",
-    "scatter_add": "from a copy of base, each update added in ascending logical order of "
-    "updates, rounding after every addition",
-    "select": "numpy broadcasting; the chosen operand's bits are copied",
-    **dict.fromkeys(
-        ("_sort_values", "_sort_indices", "_topk_values", "_topk_indices"),
-        "stable; NaNs last ascending and first descending; -0 and +0 compare equal",
-    ),
-}
 _INT32_SEMANTICS = (
     "Int32 arithmetic is exact over the integers; leaving [-2**31, 2**31 - 1] where the plan "
     "narrows raises OverflowError (never wraps, never saturates)"
@@ -233,8 +170,11 @@ _INT32_SEMANTICS = (
 
 
 def semantics_of(plan: Any) -> str:
-    """The reference-semantics rule of *plan*'s operation (Int32 paths: the Int32 rule)."""
-    text = SEMANTICS.get(plan.operation, "")
+    """The reference-semantics rule of *plan*'s operation, as the operation table
+    states it (:data:`oracle.operations.BUILTIN_FACTS`); Int32 paths lead with the
+    Int32 rule."""
+    facts = BUILTIN_FACTS.get(plan.operation)
+    text = facts.semantics if facts is not None else ""
     if plan.compute.name.startswith("INT32"):
         return f"{_INT32_SEMANTICS}; {text}" if text else _INT32_SEMANTICS
     return text
