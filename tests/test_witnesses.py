@@ -186,9 +186,7 @@ def test_conforming_backends_pass_every_witness_call(backend_name):
 
 
 def test_command_line_usage_errors_exit_2(capsys):
-    with pytest.raises(SystemExit) as exit_info:
-        witnesses.main(["--write", "--plan", "exp:Float32"])
-    assert exit_info.value.code == 2
+    """(``--write --plan P`` merges one record: tests/test_witnesses_merge.py.)"""
     with pytest.raises(SystemExit) as exit_info:
         witnesses.main(["--plan", "nope:Float32"])
     assert exit_info.value.code == 2

@@ -95,6 +95,7 @@ __all__ = [
     "generate",
     "generate_plan",
     "load",
+    "merged",
     "plan_id",
     "reached_classes",
     "unary_plan",
@@ -357,6 +358,22 @@ def generate(identifiers: Sequence[str] | None = None) -> dict[str, Any]:
     }
 
 
+def merged(shipped: dict[str, Any], fresh: dict[str, Any]) -> dict[str, Any]:
+    """*shipped* with the plan records of *fresh* put in (added or replaced).
+
+    The search settings (scan points, hard sample, hardest count) must be the
+    same in both, or the records would not be comparable: ValueError names the
+    setting that differs (regenerate every plan then, ``--write`` alone).
+    """
+    for key in ("scan_points", "hard_sample", "hardest"):
+        if shipped.get(key) != fresh.get(key):
+            raise ValueError(
+                f"the shipped witnesses were searched with {key} = {shipped.get(key)!r}, "
+                f"this search with {fresh.get(key)!r}: regenerate every plan (--write alone)"
+            )
+    return {**shipped, "plans": {**shipped["plans"], **fresh["plans"]}}
+
+
 def dumps(data: dict[str, Any]) -> str:
     """The canonical text of the data: one line per plan, sorted keys."""
     plans = data["plans"]
@@ -476,14 +493,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--write", action="store_true", help=f"write conformance/generate/data/{DATA_FILE}"
     )
     parser.add_argument("--check", action="store_true", help="exit 1 if the shipped file differs")
-    parser.add_argument("--plan", action="append", help="only this plan (op:Float32), repeatable")
+    parser.add_argument(
+        "--plan",
+        action="append",
+        help="only this plan (op:Float32), repeatable; with --write, merge its record into "
+        "the shipped file and keep every other plan's",
+    )
     args = parser.parse_args(argv)
-    if args.plan and args.write:
-        parser.error("--write regenerates every plan; drop --plan")
     try:
         data = generate(args.plan)
     except (KeyError, NotImplementedError, TypeError) as error:
         parser.error(f"not a unary plan (see exhaustive.plan_ids()): {error}")
+    if args.write and args.plan:
+        data = merged(load(), data)
     text = dumps(data)
     if args.write:
         _data_path().parent.mkdir(exist_ok=True)
