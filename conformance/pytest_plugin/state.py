@@ -21,9 +21,9 @@ from typing import Any
 import hypothesis.core
 import pytest
 
-import backends
 from conformance.findings.deviations import Deviation
 from conformance.findings.deviations import load as load_deviation_file
+from conformance.host.client import BackendHost, HostCrashed, HostLoadError, HostTimeout
 from conformance.judge.checker import Checker
 from conformance.judge.profiles import PROFILES
 from conformance.model.capabilities import declared_by, parse_features
@@ -153,22 +153,31 @@ class PlancheckState(Parametrization, Aggregation, CoverageCheck, Reporting, Fau
     def backend(self, label: str) -> Any:
         backend = self._backends.get(label)
         if backend is None:
+            backend = BackendHost(label)  # the backend runs only in its host process
             try:
-                backend = backends.get(label)
-            except (Exception, SystemExit, GeneratorExit) as error:  # builtins:exit included
+                backend.ensure()
+            except (HostLoadError, HostCrashed, HostTimeout) as error:
+                backend.close()
                 raise pytest.UsageError(
-                    f"{typed(self.config, 'backend')} {label}: cannot load it: "
-                    f"{type(error).__name__}: {error}"
+                    f"{typed(self.config, 'backend')} {label}: cannot load it: {error}"
                 ) from None
             self._backends[label] = backend
         return backend
 
     def unsupported_by(self, label: str) -> frozenset[str]:
         """The features not judged for backend *label*: the options' and its own."""
+        declared = self.backend(label).info.get("unsupported")
+        if isinstance(declared, str):  # the host's ValueError of declared_by
+            raise pytest.UsageError(declared)
         try:
             return self.unsupported | declared_by(self.backend(label))
         except ValueError as error:
             raise pytest.UsageError(str(error)) from None
+
+    def close_hosts(self) -> None:
+        """Kill every backend host of this process (and whatever the backends forked)."""
+        for host in self._backends.values():
+            host.close()
 
     def checker(self, node: Any, case: Case) -> Any:
 
