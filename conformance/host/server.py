@@ -18,6 +18,7 @@ Around every call it:
   bits through the backend's ``to_numpy`` when it has one (no float conversion),
   re-reads the previous result (``result-changed-after-return``) and checks that
   the result shares no memory with an input or the previous result;
+* ends at once a child the backend forked that returns into the host's code;
 * compares numpy's public functions with the ones it recorded at start
   (``numpy-state:patched``).
 
@@ -81,6 +82,13 @@ class Host:
         self.numpy_functions = _numpy_functions()
         self.sticky: list[str] = []  #: findings that hold for the backend since its import
         self.previous: tuple[Any, Any] | None = None  #: the last result and its snapshot
+        self.pid = os.getpid()
+
+    def _leave_if_forked(self) -> None:
+        """A child the backend forked that returned into the host's code ends here, at
+        once: only the host itself answers the judge."""
+        if os.getpid() != self.pid:
+            os._exit(0)
 
     # -- requests ------------------------------------------------------------
 
@@ -150,6 +158,8 @@ class Host:
                 native = backend.execute(operation, *natives, **keywords)
             except BaseException as error:  # judged by the judge
                 reply["raised"] = raised_error(error)
+            finally:
+                self._leave_if_forked()
             if "raised" not in reply:
                 reply["stage"] = "to_tensor"
                 try:
@@ -160,6 +170,8 @@ class Host:
                 else:
                     reply["stage"] = "done"
                     self._read_result(reply, backend, native, tensor)
+                finally:
+                    self._leave_if_forked()
         reply["allocations_after"] = self._allocations()
         reply["warnings"] = [f"{c}: {m}" for c, m, counts, _ in seen if counts]
         reply["other_thread_warnings"] = [f"{c}: {m} (thread {t})" for c, m, counts, t in seen
