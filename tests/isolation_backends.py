@@ -127,12 +127,11 @@ class ForksAndCarriesOn(_Cpu):
 
     def execute(self, operation, *args, **options):
         self.calls += 1
-        if self.calls % 50 == 1:
+        if self.calls % 50 == 1 and os.fork() == 0:
+            _mark(self.name, "child")
             if os.fork() == 0:
                 _mark(self.name, "child")
-                if os.fork() == 0:
-                    _mark(self.name, "child")
-                    time.sleep(3600)
-                    os._exit(0)
-                # this child returns like the parent
+                time.sleep(3600)
+                os._exit(0)
+            # this child returns like the parent
         return self.cpu.execute(operation, *args, **options)

@@ -32,8 +32,11 @@ float scale(float x) { return x * 0.5f; }
 """
 
 
+Ran = tuple[subprocess.CompletedProcess, dict, float]
+
+
 def _run(tmp_path: Path, name: str, ops: list[str], *more: str,
-         env_extra: dict[str, str] | None = None) -> tuple[subprocess.CompletedProcess, dict, float]:  # fmt: skip
+         env_extra: dict[str, str] | None = None) -> Ran:  # fmt: skip
     marks = tmp_path / "marks"
     marks.mkdir(exist_ok=True)
     env = dict(os.environ)
