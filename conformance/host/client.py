@@ -60,6 +60,7 @@ class BackendHost:
     the host said about the backend after loading it (``name``, ``unsupported``,
     ``after_import`` findings, ...).  :attr:`unsupported` mirrors the backend's own
     attribute, so :func:`conformance.model.capabilities.declared_by` works on a host.
+    Both are read from the last load (a host closed since is not restarted for them).
     """
 
     def __init__(self, label: str) -> None:
@@ -75,11 +76,11 @@ class BackendHost:
 
     @property
     def name(self) -> str:
-        return str(self.ensure().get("name", self.label))
+        return str((self.info or self.ensure()).get("name", self.label))
 
     @property
     def unsupported(self) -> Any:
-        return self.ensure().get("unsupported") or None
+        return (self.info or self.ensure()).get("unsupported") or None
 
     @property
     def pid(self) -> int | None:

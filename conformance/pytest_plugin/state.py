@@ -11,6 +11,7 @@ import math
 import os
 import random
 import shutil
+import sys
 import tempfile
 import threading
 import time
@@ -103,6 +104,8 @@ class PlancheckState(Parametrization, Aggregation, CoverageCheck, Reporting, Fau
             self.backend(label)  # a usage error now rather than one per test
             self.unsupported_by(label)
         self.is_worker = workerinput is not None
+        if not self.is_worker and getattr(option, "numprocesses", None):
+            self.close_hosts()  # an xdist controller runs no calls: its workers have hosts
         self.worker_id = workerinput.get("workerid") if workerinput else None
         self._inflight_fd: int | None = None
         self._watchdog: Any = None
@@ -141,10 +144,11 @@ class PlancheckState(Parametrization, Aggregation, CoverageCheck, Reporting, Fau
         self.complete = False
         self._cases_by_test: dict[str, Case] | None = None
         self._writer = None
+        self.report_error = ""
         if self.report_path is not None and not self.is_worker:
             try:
                 self._writer = ReportWriter(self.report_path)
-            except FileNotFoundError as error:
+            except OSError as error:
                 raise pytest.UsageError(f"{typed(config, 'report')}: {error}") from None
             self._write()
 
@@ -173,6 +177,15 @@ class PlancheckState(Parametrization, Aggregation, CoverageCheck, Reporting, Fau
             return self.unsupported | declared_by(self.backend(label))
         except ValueError as error:
             raise pytest.UsageError(str(error)) from None
+
+    def _write(self) -> None:
+        """Write the report; a failure (disk full, the directory made read-only) is
+        kept in :attr:`report_error`: the run goes on, the verdict is printed and
+        the session ends with status 3 and the reason (pytest_sessionfinish)."""
+        try:
+            super()._write()
+        except OSError as error:
+            self.report_error = f"the report {self.report_path} could not be written: {error}"
 
     def close_hosts(self) -> None:
         """Kill every backend host of this process (and whatever the backends forked)."""
@@ -259,6 +272,9 @@ class PlancheckState(Parametrization, Aggregation, CoverageCheck, Reporting, Fau
         self.complete = status in (0, 1)
         self.result = self._result(status)
         self._write()
+        if self.report_error:
+            sys.stderr.write(f"plancheck: {self.report_error}\n")
+            session.exitstatus = pytest.ExitCode.INTERNAL_ERROR
         if self.inflight_dir:
             shutil.rmtree(self.inflight_dir, ignore_errors=True)
 
