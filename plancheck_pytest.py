@@ -81,6 +81,11 @@ def pytest_xdist_auto_num_workers(config: Any) -> int | None:
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: Any) -> None:
     if asked(config) and not config.pluginmanager.has_plugin("plancheck-plugin"):
+        from conformance.host.fpenv import judge_environment_problem  # numpy only
+
+        problem = judge_environment_problem()  # before the oracle's constants are computed
+        if problem is not None:
+            pytest.exit(problem, returncode=3)
         import conformance.pytest_plugin as plugin  # only when asked
 
         config.pluginmanager.register(plugin, "plancheck-plugin")

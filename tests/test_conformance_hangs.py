@@ -14,7 +14,10 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
+
+import pytest
 
 from conformance.report import validate_report
 
@@ -106,11 +109,17 @@ def test_a_hang_out_of_the_timeouts_reach_is_cut_and_the_run_goes_on(tmp_path):
         assert '"shape":[]' in hang["repro"]
 
 
-def test_without_workers_the_hang_is_reported_and_the_run_stops(tmp_path):
-    done, data = _run(tmp_path, ["ResetsTimer"], "0")
+@pytest.mark.parametrize("workers", ["0", "auto"])
+def test_without_workers_the_hang_is_cut_and_the_run_goes_on(tmp_path, workers):
+    """The backend runs in its host process for every worker setting (issue 20): the
+    judge kills the host at the timeout, starts a fresh one and goes on."""
+    started = time.monotonic()
+    done, data = _run(tmp_path, ["ResetsTimer", "LoopsInC"], workers)
     assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-3000:]
-    assert not data["complete"] and data["result"].startswith("not conforming")
-    (hang,) = data["deviation_classes"]
-    assert (hang["operation"], hang["class"]) == ("neg", "hang")
-    assert hang["repro"].startswith("plancheck repro --backend hostile:ResetsTimer")
-    assert "the run was stopped" in done.stderr
+    assert data["complete"] and data["result"].startswith("not conforming")
+    for name in ("ResetsTimer", "LoopsInC"):
+        table = data["table"][f"hostile:{name}"]
+        assert table["neg"]["status"] == "TIMEOUT" and table["abs"]["status"] == "conforms"
+    classes = {(c["backend"], c["operation"], c["class"]) for c in data["deviation_classes"]}
+    assert classes == {("hostile:ResetsTimer", "neg", "hang"), ("hostile:LoopsInC", "neg", "hang")}
+    assert time.monotonic() - started < 120

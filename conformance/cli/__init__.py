@@ -64,13 +64,16 @@ ORACLE_ERROR = INCOMPLETE
 def _load_problem(name: str) -> str | None:
     """Why backend *name* cannot be loaded, or None.  A backend whose loading exits
     (``builtins:exit``, a constructor calling ``sys.exit``) is a usage error too."""
-    import backends
+    from conformance.host.client import BackendHost, HostCrashed, HostLoadError, HostTimeout
 
+    host = BackendHost(name)  # loaded in a host process: never in plancheck's own
     try:
-        backends.get(name)
-    except (Exception, SystemExit, GeneratorExit) as error:
-        return f"cannot load backend {name!r}: {type(error).__name__}: {error}"
-    return None
+        declared = host.ensure().get("unsupported")
+    except (HostLoadError, HostCrashed, HostTimeout) as error:
+        return f"cannot load backend {name!r}: {error}"
+    finally:
+        host.close()
+    return declared if isinstance(declared, str) else None
 
 
 def _usage(command: str, message: str) -> int:
@@ -125,7 +128,6 @@ def _check_run_options(arguments: argparse.Namespace) -> str | None:
     """The first usage error of a ``plancheck run`` command line, or None."""
     import pytest
 
-    import backends
     from conformance.findings.deviations import load_deviations
     from conformance.pytest_plugin.options import parse_budgets
 
@@ -143,12 +145,10 @@ def _check_run_options(arguments: argparse.Namespace) -> str | None:
         problem = _report_problem(arguments.report)
         if problem is not None:
             return problem
-    from conformance.model.capabilities import declared_by, parse_features
+    from conformance.model.capabilities import parse_features
 
     try:
         parse_features(arguments.unsupported, "--unsupported")
-        for name in arguments.backend:
-            declared_by(backends.get(name))
     except ValueError as error:
         return str(error)
     try:
@@ -272,7 +272,7 @@ def _run(arguments: argparse.Namespace) -> int:
 
 
 def _repro(arguments: argparse.Namespace) -> int:
-    import backends
+    from conformance.host.client import BackendHost
     from conformance.judge.runner import OracleError, run_call
     from conformance.report import call_from_json, format_outcome
 
@@ -289,7 +289,7 @@ def _repro(arguments: argparse.Namespace) -> int:
     problem = _load_problem(arguments.backend)
     if problem is not None:
         return _usage("repro", problem)
-    backend = backends.get(arguments.backend)
+    backend = BackendHost(arguments.backend)
     try:
         outcome = run_call(backend, call, arguments.ulp_budget, timeout=arguments.timeout or None)
     except OracleError as error:
@@ -470,7 +470,16 @@ def _exhaustive_module():
 
 
 def main(argv: list[str] | None = None) -> int:
-    """The ``plancheck`` command; a closed output pipe ends it quietly with status 1."""
+    """The ``plancheck`` command; a closed output pipe ends it quietly with status 1.
+
+    A judge whose own floating-point environment is not standard refuses at once
+    (status 3), before the oracle's modules compute their constants."""
+    from conformance.host.fpenv import judge_environment_problem
+
+    problem = judge_environment_problem()
+    if problem is not None:
+        print(f"plancheck: {problem}", file=sys.stderr)
+        return INCOMPLETE
     arguments = build_parser().parse_args(argv)
     try:
         status = arguments.handler(arguments)

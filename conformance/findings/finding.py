@@ -72,6 +72,8 @@ KINDS = (
     "input modified",
     "crash",
     "hang",
+    "environment",
+    "aliasing",
 )
 
 _MIN_NORMAL = binary32.MIN_NORMAL

@@ -25,6 +25,7 @@ from conformance.judge.profiles import PROFILES, Profile
 from conformance.judge.runner import (
     OracleError,
     Outcome,
+    Problem,
     expectation_of,
     run_call,
 )
@@ -33,7 +34,7 @@ from conformance.model.capabilities import features_of
 from oracle import DType, OperationPlan, binary32
 from oracle.expectation import Conformance
 
-__all__ = ["Checker", "HungCall", "NonConformance", "OracleFailed"]
+__all__ = ["HOST_RULES", "Checker", "HungCall", "NonConformance", "OracleFailed", "host_findings"]
 
 
 # ---------------------------------------------------------------------------
@@ -68,6 +69,34 @@ class OracleFailed(Exception):
         more = f"\n(and {len(reports) - 1} more oracle errors)" if len(reports) > 1 else ""
         super().__init__(reports[0].text() + more)
         self.reports = reports
+
+
+#: the rule each finding class the backend host observes breaks
+HOST_RULES = {
+    "fp-environment": "a backend leaves the floating-point environment as it found it "
+    "(round to nearest, gradual underflow)",
+    "numpy-state": "a backend leaves numpy's error state and functions as it found them",
+    "result-changed-after-return": "a result never changes after the call returned it",
+    "result-aliases-input": "a result shares no memory with the call's inputs",
+    "result-aliases-earlier-result": "a result shares no memory with an earlier result",
+}
+
+
+def host_findings(outcome: Outcome) -> list[Finding]:
+    """The findings only a backend host observes: a crash of the host, and the classes of
+    :attr:`~conformance.judge.runner.Outcome.environment`."""
+    call = outcome.call
+    plan_object = getattr(outcome.expectation, "plan", None) or call.plan
+    plan = plan_object.describe() if plan_object is not None else "(unknown)"
+    found = []
+    if outcome.problem == Problem.CRASH:
+        found.append(Finding(call.operation, plan, "crash", "crash",
+                             "the backend must not kill its process"))  # fmt: skip
+    for cls in outcome.environment:
+        family = cls.split(":", 1)[0]
+        kind = "aliasing" if family.startswith("result-") else "environment"
+        found.append(Finding(call.operation, plan, kind, cls, HOST_RULES.get(family, "")))
+    return found
 
 
 def _call_size(call: Call) -> int:
@@ -241,12 +270,12 @@ class Checker:
             if counting:
                 self.passed += 1
             return []
-        findings = findings_of(outcome)
+        findings = findings_of(outcome) + host_findings(outcome)
         if counting:
             self.failed += 1
         self.killing_call = self.killing_call or call
         report = self.record_findings(outcome, findings, counting)
-        if outcome.timed_out:
+        if outcome.timed_out or outcome.problem == Problem.CRASH:
             raise HungCall(report or failure_report(outcome, self.label, self.test))
         return findings
 

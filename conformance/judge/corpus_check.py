@@ -29,14 +29,18 @@ import oracle
 from conformance.findings.failure import failure_report
 from conformance.findings.finding import Finding, element_class, findings_of
 from conformance.generate import corpus as corpus_module
-from conformance.judge.checker import Checker, HungCall
+from conformance.host.client import BackendHost, HostTimeout
+from conformance.host.wire import decode_tensor, rebuild_exception
+from conformance.judge.checker import Checker, HungCall, host_findings
 from conformance.judge.runner import (
+    CallTimeout,
     OracleError,
     call_with_timeout,
     expectation_of,
     ieee_warnings,
     input_snapshot,
     is_real_interrupt,
+    wire_arguments,
 )
 from conformance.model.calls import Call, forward_arguments
 from oracle import DType, OperationPlan, Tensor, binary32
@@ -230,6 +234,8 @@ def _execute_chunk(checker: Checker, chunk: Call) -> tuple[Any, tuple[str, ...],
     Exceptions (the backend's, or CallTimeout) propagate.
     """
     backend, plan = checker.backend, checker.plan
+    if isinstance(backend, BackendHost):
+        return _execute_hosted_chunk(checker, chunk)
     caught: list[Any] = []
     natives: list[Any] = []
     before: list[Any] = []
@@ -255,6 +261,28 @@ def _execute_chunk(checker: Checker, chunk: Call) -> tuple[Any, tuple[str, ...],
         b is not None and input_snapshot(backend, n) != b for n, b in zip(natives, before)
     )
     return actual, ieee_warnings(caught), modified
+
+
+def _execute_hosted_chunk(checker: Checker, chunk: Call) -> tuple[Any, tuple[str, ...], bool]:
+    """:func:`_execute_chunk` with the backend in its host: the backend's exception is
+    re-raised here as rebuilt (:func:`conformance.host.wire.rebuild_exception`), a
+    timeout as CallTimeout, a crash as :class:`conformance.host.client.HostCrashed`."""
+    if checker.inflight is not None:
+        checker.inflight(checker.test, chunk)
+    try:
+        reply = checker.backend.run(checker.plan.operation, wire_arguments(chunk.args), {},
+                                    checker.timeout)  # fmt: skip
+    except HostTimeout as error:
+        raise CallTimeout(str(error)) from None
+    finally:
+        if checker.inflight is not None:
+            checker.inflight(checker.test, None)
+    if reply["stage"] != "done":
+        if "raised" in reply:
+            raise rebuild_exception(reply["raised"])
+        raise TypeError(f"to_tensor returned {reply.get('not_tensor')}, not a Tensor")
+    found = tuple(dict.fromkeys(reply.get("warnings", ())))
+    return decode_tensor(reply["result"]), found, bool(reply.get("modified"))
 
 
 def _narrow(checker: Checker, chunk: Call, faulty: Callable[[Call], bool]) -> Call:
@@ -310,7 +338,7 @@ def _chunk_failed(checker: Checker, chunk: Call, limit: int = 64) -> Tensor | No
     outcome = checker.run(chunk)
     if outcome.ok:
         return outcome.actual
-    checker.record_findings(outcome, findings_of(outcome))
+    checker.record_findings(outcome, findings_of(outcome) + host_findings(outcome))
     if outcome.timed_out:
         raise HungCall(failure_report(outcome, checker.label, checker.test))
     return None

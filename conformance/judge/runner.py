@@ -20,7 +20,19 @@ of one of its inputs breaks "a call never modifies its inputs"
 exchange -- ``to_numpy`` when it has the optional fast exchange, else
 ``to_tensor`` -- right after conversion and again after the call.
 
-Timeouts: in the main thread of a Unix process the call runs under
+The backend host: when *backend* is a :class:`conformance.host.client.BackendHost`
+(what the plugin, the CLI and the sweep pass), the backend's part of the call
+runs in the host process (:mod:`conformance.host.server`): the operands cross as
+raw bits, the result comes back as raw bits, the exception as its class names
+and message (rebuilt by :func:`conformance.host.wire.rebuild_exception`), the
+warnings of the calling thread only; the host's observations of the
+floating-point environment, numpy's state and the result's memory become
+:attr:`Outcome.environment`.  A call past *timeout* kills the host
+(``timeout``), a host that dies is ``crash``; either way the next call starts a
+fresh host.  A backend *object* is still judged in this process (the in-process
+path below: the mutation catalogue's checks and unit tests use it).
+
+Timeouts (in-process path): in the main thread of a Unix process the call runs under
 ``signal.setitimer`` and a hung call is interrupted (Python code and
 interruptible system calls; a C loop that never returns to the interpreter is
 interrupted when it does).  Elsewhere the call runs in a daemon thread that
@@ -39,6 +51,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from conformance.host.client import BackendHost, HostCrashed, HostTimeout
+from conformance.host.wire import decode_tensor, encode_tensor, rebuild_exception
 from conformance.model.calls import Call
 from oracle import Expectation, Tensor, Verdict, expected
 from oracle.limits import OracleLimitError
@@ -56,6 +70,7 @@ __all__ = [
     "is_real_interrupt",
     "run_call",
     "watch_interrupts",
+    "wire_arguments",
 ]
 
 
@@ -100,6 +115,8 @@ class Problem:
     ALLOCATION_BEFORE_ERROR = "allocation before error"
     WARNING = "warning"
     INPUT_MODIFIED = "input modified"
+    CRASH = "crash"
+    ENVIRONMENT = "environment"
 
 
 @dataclass(frozen=True)
@@ -109,7 +126,10 @@ class Outcome:
     *problem* is None for a conforming call, else one of :class:`Problem`
     (``warning`` or ``input modified`` when only a hygiene rule is broken).
     *warnings* lists the IEEE warnings the call emitted (``"Category:
-    message"``), *modified* the positions of the arguments it changed.
+    message"``), *modified* the positions of the arguments it changed,
+    *environment* the finding classes the backend host observed around the call
+    (``fp-environment:flush-to-zero``, ``numpy-state:error-state``,
+    ``result-changed-after-return``, ...).
     """
 
     call: Call
@@ -121,10 +141,11 @@ class Outcome:
     native: Any = None
     warnings: tuple[str, ...] = ()
     modified: tuple[int, ...] = ()
+    environment: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
-        return self.verdict.ok and not self.warnings and not self.modified
+        return self.verdict.ok and not self.warnings and not self.modified and not self.environment
 
     @property
     def timed_out(self) -> bool:
@@ -342,6 +363,8 @@ def run_call(
             expectation = expectation_of(call)
         except Exception as error:
             raise OracleError(call, error) from error
+    if isinstance(backend, BackendHost):
+        return _run_hosted(backend, call, ulp_budget, timeout, expectation)
     before = _allocations(backend)
     snapshots: dict[int, tuple[Any, Any]] = {}
     caught: list[warnings.WarningMessage] = []
@@ -446,6 +469,101 @@ def run_call(
         else:
             problem = Problem.WRONG_VALUE
     return hygiene(Outcome(call, expectation, verdict, actual=actual, problem=problem))
+
+
+def wire_arguments(args: tuple[Any, ...]) -> list[Any]:
+    """A call's arguments as they cross to the host (Tensors as raw bits)."""
+    return [("tensor", encode_tensor(a)) if isinstance(a, Tensor) else a for a in args]
+
+
+def _judge_value(call: Call, expectation: Expectation, actual: Tensor,
+                 ulp_budget: int) -> tuple[Verdict, str | None]:  # fmt: skip
+    try:
+        verdict = expectation.check(actual, ulp_budget)
+    except Exception as error:
+        raise OracleError(call, error, "Expectation.check") from error
+    problem = None
+    if not verdict.ok:
+        if expectation.error is not None:
+            problem = Problem.MISSING_EXCEPTION
+        elif not verdict.mismatches:
+            problem = Problem.WRONG_SHAPE_OR_DTYPE
+        else:
+            problem = Problem.WRONG_VALUE
+    return verdict, problem
+
+
+def _judge_raised(call: Call, expectation: Expectation, error: BaseException,
+                  allocated: int) -> tuple[Verdict, str | None]:  # fmt: skip
+    try:
+        verdict = expectation.check_raised(error)
+    except Exception as oracle_error:
+        raise OracleError(call, oracle_error, "Expectation.check_raised") from oracle_error
+    if not verdict.ok:
+        problem = Problem.UNEXPECTED_EXCEPTION if expectation.error is None else (
+            Problem.WRONG_EXCEPTION)  # fmt: skip
+        return verdict, problem
+    if allocated > 0:
+        verdict = Verdict(
+            False,
+            f"{call.operation}: raised {type(error).__name__} as required, but only after "
+            f"allocating a result ({allocated} allocation(s)): every "
+            f"planning, shape and index error must come before any allocation",
+        )
+        return verdict, Problem.ALLOCATION_BEFORE_ERROR
+    return verdict, None
+
+
+def _run_hosted(host: BackendHost, call: Call, ulp_budget: int, timeout: float | None,
+                expectation: Expectation) -> Outcome:  # fmt: skip
+    """:func:`run_call` with the backend in its host process."""
+    try:
+        reply = host.run(call.operation, wire_arguments(call.args), _keywords(call), timeout)
+    except HostTimeout as error:
+        verdict = Verdict(False, f"{call.operation}: the backend's call timed out: {error}")
+        return Outcome(call, expectation, verdict, raised=CallTimeout(str(error)),
+                       problem=Problem.TIMEOUT)  # fmt: skip
+    except HostCrashed as error:
+        verdict = Verdict(False, f"{call.operation}: the backend crashed: {error}")
+        return Outcome(call, expectation, verdict, raised=error, problem=Problem.CRASH)
+    stage = reply["stage"]
+    actual: Tensor | None = None
+    raised: BaseException | None = None
+    native: Any = None
+    if stage == "execute":
+        raised = rebuild_exception(reply["raised"])
+        before, after = reply.get("allocations_before"), reply.get("allocations_after")
+        allocated = (after or 0) - before if before is not None else 0
+        verdict, problem = _judge_raised(call, expectation, raised, allocated)
+    elif stage == "to_tensor":
+        raised = rebuild_exception(reply["raised"])
+        native = reply.get("native_type")
+        verdict = Verdict(
+            False,
+            f"{call.operation}: backend returned {native}, which its "
+            f"to_tensor refused: {type(raised).__name__}: {raised}",
+        )
+        problem = Problem.WRONG_TYPE
+    elif stage == "not_tensor":
+        verdict = Verdict(
+            False, f"{call.operation}: to_tensor returned {reply['not_tensor']}, not a Tensor"
+        )
+        problem = Problem.WRONG_TYPE
+    else:
+        actual = decode_tensor(reply["result"])
+        verdict, problem = _judge_value(call, expectation, actual, ulp_budget)
+    found = tuple(dict.fromkeys(reply.get("warnings", ())))
+    modified = tuple(reply.get("modified", ()))
+    environment = tuple(reply.get("environment", ()))
+    if verdict.ok and (found or modified or environment):
+        what = [f"emitted {w}" for w in found]
+        what += [f"modified its argument {p}" for p in modified]
+        what += [f"left {e}" for e in environment]
+        verdict = Verdict(False, f"{call.operation}: the call {'; '.join(what)}")
+        problem = (Problem.WARNING if found else Problem.INPUT_MODIFIED if modified
+                   else Problem.ENVIRONMENT)  # fmt: skip
+    return Outcome(call, expectation, verdict, actual, raised, problem, native, found,
+                   modified, environment)  # fmt: skip
 
 
 def agree(first: Tensor, second: Tensor, nan_bits: bool) -> bool:

@@ -58,6 +58,7 @@ from typing import Any
 import pytest
 
 from conformance.findings.deviations import Deviation, load_deviations
+from conformance.host.fpenv import judge_environment_problem
 from conformance.judge.runner import watch_interrupts
 from conformance.pytest_plugin.item_check import run_check
 from conformance.pytest_plugin.options import apply_ini
@@ -79,6 +80,9 @@ _STATE = pytest.StashKey[PlancheckState]()
 
 def pytest_configure(config: Any) -> None:
     apply_ini(config)
+    problem = judge_environment_problem()
+    if problem is not None:
+        pytest.exit(problem, returncode=3)
     state = PlancheckState(config)
     config.stash[_STATE] = state
     config.pluginmanager.register(state, "plancheck-state")
@@ -89,6 +93,8 @@ def pytest_configure(config: Any) -> None:
 
 def pytest_unconfigure(config: Any) -> None:
     state = state_of(config)
+    if state is not None:
+        state.close_hosts()
     if state is not None and state.restore_signals is not None:
         state.restore_signals()
         state.restore_signals = None

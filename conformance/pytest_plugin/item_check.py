@@ -51,7 +51,10 @@ def run_check(checker: Any, check: Any) -> None:
     except NonConformance as failure:
         checker.status, text = "failed", str(failure)
     except HungCall as hung:
-        checker.status, text = "timeout", f"TIMEOUT (the run goes on)\n{hung}"
+        if hung.report.problem == "crash":  # the backend's host died; a fresh one goes on
+            checker.status, text = "crash", f"CRASH (the run goes on)\n{hung}"
+        else:
+            checker.status, text = "timeout", f"TIMEOUT (the run goes on)\n{hung}"
     except (OracleError, OracleFailed) as error:
         checker.status = "oracle-error"
         if isinstance(error, OracleError):

@@ -11,6 +11,7 @@ import math
 import os
 import random
 import shutil
+import sys
 import tempfile
 import threading
 import time
@@ -21,9 +22,9 @@ from typing import Any
 import hypothesis.core
 import pytest
 
-import backends
 from conformance.findings.deviations import Deviation
 from conformance.findings.deviations import load as load_deviation_file
+from conformance.host.client import BackendHost, HostCrashed, HostLoadError, HostTimeout
 from conformance.judge.checker import Checker
 from conformance.judge.profiles import PROFILES
 from conformance.model.capabilities import declared_by, parse_features
@@ -103,6 +104,8 @@ class PlancheckState(Parametrization, Aggregation, CoverageCheck, Reporting, Fau
             self.backend(label)  # a usage error now rather than one per test
             self.unsupported_by(label)
         self.is_worker = workerinput is not None
+        if not self.is_worker and getattr(option, "numprocesses", None):
+            self.close_hosts()  # an xdist controller runs no calls: its workers have hosts
         self.worker_id = workerinput.get("workerid") if workerinput else None
         self._inflight_fd: int | None = None
         self._watchdog: Any = None
@@ -141,10 +144,11 @@ class PlancheckState(Parametrization, Aggregation, CoverageCheck, Reporting, Fau
         self.complete = False
         self._cases_by_test: dict[str, Case] | None = None
         self._writer = None
+        self.report_error = ""
         if self.report_path is not None and not self.is_worker:
             try:
                 self._writer = ReportWriter(self.report_path)
-            except FileNotFoundError as error:
+            except OSError as error:
                 raise pytest.UsageError(f"{typed(config, 'report')}: {error}") from None
             self._write()
 
@@ -153,22 +157,40 @@ class PlancheckState(Parametrization, Aggregation, CoverageCheck, Reporting, Fau
     def backend(self, label: str) -> Any:
         backend = self._backends.get(label)
         if backend is None:
+            backend = BackendHost(label)  # the backend runs only in its host process
             try:
-                backend = backends.get(label)
-            except (Exception, SystemExit, GeneratorExit) as error:  # builtins:exit included
+                backend.ensure()
+            except (HostLoadError, HostCrashed, HostTimeout) as error:
+                backend.close()
                 raise pytest.UsageError(
-                    f"{typed(self.config, 'backend')} {label}: cannot load it: "
-                    f"{type(error).__name__}: {error}"
+                    f"{typed(self.config, 'backend')} {label}: cannot load it: {error}"
                 ) from None
             self._backends[label] = backend
         return backend
 
     def unsupported_by(self, label: str) -> frozenset[str]:
         """The features not judged for backend *label*: the options' and its own."""
+        declared = self.backend(label).info.get("unsupported")
+        if isinstance(declared, str):  # the host's ValueError of declared_by
+            raise pytest.UsageError(declared)
         try:
             return self.unsupported | declared_by(self.backend(label))
         except ValueError as error:
             raise pytest.UsageError(str(error)) from None
+
+    def _write(self) -> None:
+        """Write the report; a failure (disk full, the directory made read-only) is
+        kept in :attr:`report_error`: the run goes on, the verdict is printed and
+        the session ends with status 3 and the reason (pytest_sessionfinish)."""
+        try:
+            super()._write()
+        except OSError as error:
+            self.report_error = f"the report {self.report_path} could not be written: {error}"
+
+    def close_hosts(self) -> None:
+        """Kill every backend host of this process (and whatever the backends forked)."""
+        for host in self._backends.values():
+            host.close()
 
     def checker(self, node: Any, case: Case) -> Any:
 
@@ -250,6 +272,9 @@ class PlancheckState(Parametrization, Aggregation, CoverageCheck, Reporting, Fau
         self.complete = status in (0, 1)
         self.result = self._result(status)
         self._write()
+        if self.report_error:
+            sys.stderr.write(f"plancheck: {self.report_error}\n")
+            session.exitstatus = pytest.ExitCode.INTERNAL_ERROR
         if self.inflight_dir:
             shutil.rmtree(self.inflight_dir, ignore_errors=True)
 

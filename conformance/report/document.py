@@ -8,7 +8,10 @@ or crashed run keeps what it measured.  The JSON form follows
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import tempfile
 import time
 from collections.abc import Iterable, Mapping
 from importlib import resources
@@ -37,16 +40,35 @@ class ReportWriter:
     """Writes the run document to *path*: ``.json`` (the document itself), ``.html``
     (:func:`conformance.report.html.render_html`), anything else Markdown.
 
-    The directory must exist: a typo in a path is a usage error
-    (:class:`FileNotFoundError` here), never a silently created directory tree.
+    The directory must exist and be writable: a typo in a path is a usage error
+    (:class:`FileNotFoundError` here, :class:`PermissionError` for a directory it
+    cannot write in), never a silently created directory tree.  Concurrent runs
+    writing the same report each write a complete one (the last one wins).
     """
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         if not self.path.parent.is_dir():
             raise FileNotFoundError(f"{self.path}: the directory {self.path.parent} does not exist")
+        if self.path.is_dir():
+            raise IsADirectoryError(f"{self.path}: is a directory, not a report file")
+        try:  # a directory we cannot write to is a usage error now, not a traceback later
+            os.unlink(self._temporary()[1])
+        except OSError as error:
+            raise PermissionError(
+                f"{self.path}: cannot write in {self.path.parent}: {error.strerror or error}"
+            ) from None
+
+    def _temporary(self) -> tuple[int, str]:
+        """A new temp file beside the report, created exclusively (``O_EXCL``: never
+        through a symlink, never one another run is writing)."""
+        return tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp",
+                                dir=self.path.parent)  # fmt: skip
 
     def write(self, document: Mapping[str, Any], table: ConformanceTable) -> None:
+        """Write the document atomically: a unique temp file in the same directory,
+        then ``os.replace`` (a symlink at *path* is replaced, never followed).
+        OSError when the disk is full or the directory became unwritable."""
         suffix = self.path.suffix.lower()
         if suffix == ".json":
             text = json.dumps(document, indent=1, default=str)
@@ -54,9 +76,15 @@ class ReportWriter:
             text = render_html(document)
         else:
             text = markdown_report(document, table)
-        tmp = self.path.with_name(f".{self.path.name}.tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(self.path)
+        descriptor, name = self._temporary()
+        try:
+            with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            os.replace(name, self.path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(name)
+            raise
 
 
 def report_schema() -> dict[str, Any]:

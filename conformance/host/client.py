@@ -1,0 +1,181 @@
+"""The judge's side of a backend host: start it, send it calls, kill it.
+
+:class:`BackendHost` stands for one backend (a ``backends.get`` label) in one
+judge process.  It starts ``python -m conformance.host.server`` with
+:class:`subprocess.Popen` in a new session (``start_new_session``: the host and
+every child it forks share one process group the judge can kill at once), talks
+to it through :class:`multiprocessing.connection.Connection` over two pipes
+(length-prefixed pickles), and waits for each reply with ``poll(timeout)`` in
+the judge's own thread, which the backend cannot block: a call past the timeout
+is :class:`HostTimeout` (the process group is killed, the next call starts a
+fresh host), a host that dies is :class:`HostCrashed`.  Every host still alive
+is killed at the judge's exit (:func:`close_all`, also registered with
+:mod:`atexit`).
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import weakref
+from multiprocessing.connection import Connection
+from typing import Any
+
+from conformance.host.wire import RaisedError, rebuild_exception
+
+__all__ = ["BackendHost", "HostCrashed", "HostLoadError", "HostTimeout", "close_all"]
+
+#: seconds a host may take to start and import the backend (torch, jax are slow)
+LOAD_TIMEOUT = 300.0
+
+_LIVE: weakref.WeakSet[BackendHost] = weakref.WeakSet()
+
+
+class HostTimeout(Exception):
+    """The host gave no reply within the timeout (it was killed)."""
+
+
+class HostCrashed(Exception):
+    """The host died during a request (its exit status or signal is in the message)."""
+
+
+class HostLoadError(Exception):
+    """The backend could not be loaded in the host; *error* is what it raised."""
+
+    def __init__(self, label: str, error: BaseException) -> None:
+        super().__init__(f"{type(error).__name__}: {error}")
+        self.label = label
+        self.error = error
+
+
+class BackendHost:
+    """A backend under test, loaded in a process of its own.
+
+    *label* is what ``backends.get`` resolves (in the host).  :attr:`info` is what
+    the host said about the backend after loading it (``name``, ``unsupported``,
+    ``after_import`` findings, ...).  :attr:`unsupported` mirrors the backend's own
+    attribute, so :func:`conformance.model.capabilities.declared_by` works on a host.
+    Both are read from the last load (a host closed since is not restarted for them).
+    """
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.info: dict[str, Any] = {}
+        self.starts = 0
+        self._process: subprocess.Popen[bytes] | None = None
+        self._reader: Connection | None = None
+        self._writer: Connection | None = None
+        _LIVE.add(self)
+
+    # -- what the judge reads -------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        return str((self.info or self.ensure()).get("name", self.label))
+
+    @property
+    def unsupported(self) -> Any:
+        return (self.info or self.ensure()).get("unsupported") or None
+
+    @property
+    def pid(self) -> int | None:
+        return self._process.pid if self._process is not None else None
+
+    # -- life cycle -------------------------------------------------------------
+
+    def ensure(self) -> dict[str, Any]:
+        """Start the host and load the backend unless that is done (HostLoadError when
+        the backend cannot be loaded)."""
+        if self._process is not None and self._process.poll() is None:
+            return self.info
+        self.close()
+        to_host_read, to_host_write = os.pipe()
+        from_host_read, from_host_write = os.pipe()
+        env = dict(os.environ, PLANCHECK_HOST_SYS_PATH=json.dumps(sys.path))
+        try:
+            self._process = subprocess.Popen(
+                [sys.executable, "-m", "conformance.host.server",
+                 str(to_host_read), str(from_host_write)],
+                pass_fds=(to_host_read, from_host_write), stdin=subprocess.DEVNULL,
+                stdout=sys.__stderr__.fileno() if sys.__stderr__ else None,
+                start_new_session=True, env=env,
+            )  # fmt: skip
+        finally:
+            os.close(to_host_read)
+            os.close(from_host_write)
+        self._writer = Connection(to_host_write, readable=False)
+        self._reader = Connection(from_host_read, writable=False)
+        self.starts += 1
+        status, answer = self.request(("load", self.label), LOAD_TIMEOUT)
+        if status != "ok":
+            self.close()
+            error = rebuild_exception(answer) if isinstance(answer, RaisedError) else None
+            raise HostLoadError(self.label, error or RuntimeError(str(answer)))
+        self.info = answer
+        return self.info
+
+    def request(self, message: tuple[Any, ...], timeout: float | None) -> tuple[str, Any]:
+        """Send *message* and wait for the reply (HostTimeout, HostCrashed)."""
+        assert self._writer is not None and self._reader is not None
+        try:
+            self._writer.send(message)
+            if timeout is not None and not self._reader.poll(timeout):
+                self.close()
+                raise HostTimeout(f"no reply within {timeout:g} s (the host was killed)")
+            return self._reader.recv()
+        except (EOFError, OSError, BrokenPipeError) as error:
+            status = self._ended()
+            raise HostCrashed(f"the backend's host process {status}") from error
+
+    def run(self, operation: str, args: list[Any], keywords: dict[str, Any],
+            timeout: float | None) -> dict[str, Any]:  # fmt: skip
+        """One call in the host (see :meth:`conformance.host.server.Host.run`)."""
+        self.ensure()
+        status, answer = self.request(("run", operation, args, keywords), timeout)
+        if status != "ok":
+            self.close()
+            raise HostCrashed(f"the host failed: {answer}")
+        return answer
+
+    def _ended(self) -> str:
+        process = self._process
+        code = None
+        if process is not None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                code = process.wait(2)
+        self.close()
+        if code is None:
+            return "stopped answering"
+        if code < 0:
+            with contextlib.suppress(ValueError):
+                return f"was killed by {signal.Signals(-code).name}"
+        return f"exited with status {code}"
+
+    def close(self) -> None:
+        """Kill the host's process group (the host and whatever it forked)."""
+        process, self._process = self._process, None
+        for connection in (self._reader, self._writer):
+            if connection is not None:
+                with contextlib.suppress(OSError):
+                    connection.close()
+        self._reader = self._writer = None
+        if process is None:
+            return
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(5)
+
+
+def close_all() -> None:
+    """Kill every host this process started."""
+    for host in list(_LIVE):
+        host.close()
+
+
+atexit.register(close_all)
