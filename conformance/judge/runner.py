@@ -51,6 +51,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from conformance.host.client import BackendHost, HostCrashed, HostTimeout
 from conformance.host.wire import decode_tensor, encode_tensor, rebuild_exception
 from conformance.model.calls import Call
@@ -231,8 +233,6 @@ def input_snapshot(backend: Any, native: Any) -> bytes | tuple[Any, ...] | None:
     try:
         to_numpy = getattr(backend, "to_numpy", None)
         if to_numpy is not None:
-            import numpy as np
-
             array = np.ascontiguousarray(to_numpy(native))
             return (array.dtype.str, array.shape, array.tobytes())
         tensor = backend.to_tensor(native)

@@ -25,6 +25,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import signal as signals
+import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -112,7 +114,6 @@ class FaultRecords:
         reach.  An xdist worker marks its in-flight record and ends itself (the
         controller reports a hang and replaces it); a single process records the
         hang in the report and ends the run with status 1."""
-        import sys
 
         current = dict(self._current or {}, hang=True)
         if current.get("large") and self._current_call is not None:
@@ -148,7 +149,6 @@ class FaultRecords:
         limit (a loop in native code that holds the GIL, which no thread of the
         worker can stop) is killed; xdist replaces it and the crash hook reports
         the call as a hang."""
-        import signal as signals
 
         assert self.timeout is not None
         limit = watchdog_limit(self.timeout) + 2  # after the worker's own watchdog

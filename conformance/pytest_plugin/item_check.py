@@ -10,6 +10,7 @@ pytest shows the report alone (no chained traceback).
 
 from __future__ import annotations
 
+import traceback
 from typing import Any
 
 import pytest
@@ -66,8 +67,6 @@ def run_check(checker: Any, check: Any) -> None:
     except Exception as error:
         failures = [m for m in _group_members(error) if isinstance(m, NonConformance)]
         if not failures:
-            import traceback
-
             checker.status = "error"
             checker.error_text = "".join(traceback.format_exception(error))[-4000:]
             raise

@@ -21,6 +21,7 @@ from typing import Any
 
 import hypothesis.core
 import pytest
+from hypothesis.statistics import collector, describe_statistics
 
 from conformance.findings.deviations import Deviation
 from conformance.findings.deviations import load as load_deviation_file
@@ -234,7 +235,6 @@ class PlancheckState(Parametrization, Aggregation, CoverageCheck, Reporting, Fau
             self.case_of(item.nodeid) is None
         ):
             return (yield)
-        from hypothesis.statistics import collector, describe_statistics
 
         searches: list[str] = []
 
