@@ -21,10 +21,18 @@ from conformance.model.calls import family_of
 from oracle import registered_operations, resolvable_plans
 from oracle import vectorised as V
 from oracle.evaluate import REFERENCES
+from oracle.facts import Family
 from oracle.operations import BUILTIN_FACTS
+from oracle.reference import rounded_mpmath
 
 OPERATIONS = [spec.name for spec in registered_operations()]
 PLANS = {op: [p for p in resolvable_plans() if p.operation == op] for op in OPERATIONS}
+
+
+#: a few binary32 inputs: 1, the smallest subnormal, +-inf, a NaN, a large normal
+_SAMPLE = np.array(
+    [0x3F800000, 0x00000001, 0x7F800000, 0xFF800000, 0x7FC00000, 0x42B00000], np.uint32
+).view(np.float32)
 
 
 def _missing(op: str) -> list[str]:
@@ -35,9 +43,18 @@ def _missing(op: str) -> list[str]:
         missing.append("the table row and its semantics sentence (oracle/operations.py)")
     if op not in REFERENCES:
         missing.append("the reference rule (oracle/reference/<family module>.py)")
+    rounded = facts is not None and REFERENCES.get(op) is not None and REFERENCES[op].rounded
+    if rounded and facts.family is Family.ELEMENTWISE and op not in rounded_mpmath.FUNCTIONS:
+        missing.append("the independent mpmath rule (oracle/reference/rounded_mpmath.py)")
     unary = [p for p in PLANS[op] if is_unary(p)]
-    if unary and op not in V.OPS:
-        missing.append("the vectorised oracle's unary formula (oracle/vectorised.py)")
+    if unary:
+        try:
+            V.certified(op, _SAMPLE)
+        except KeyError:
+            missing.append(
+                "the vectorised oracle's float64 formula and its error bound "
+                "(oracle/vectorised.py: NUMPY_UFUNCS or _FORMULAS, and _BOUNDS)"
+            )
     if unary:
         shipped = witnesses.load()["plans"]
         absent = [witnesses.plan_id(p) for p in unary if witnesses.plan_id(p) not in shipped]
