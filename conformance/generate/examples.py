@@ -375,6 +375,13 @@ def _structural_examples(plan: OperationPlan) -> list[Call]:
     return module_of(facts.family).structural_examples(plan, facts, tensor)
 
 
+def _shape_examples(plan: OperationPlan) -> list[Call]:
+    """Lengths, ranks, axes, layouts and lanes: the plan's family module's
+    ``shape_examples`` (docs/shape-classes.md)."""
+    facts = plan_facts(plan)
+    return module_of(facts.family).shape_examples(plan, facts)
+
+
 @functools.cache
 def _boundary_examples(plan: OperationPlan) -> tuple[Call, ...]:
     examples = [
@@ -383,6 +390,7 @@ def _boundary_examples(plan: OperationPlan) -> tuple[Call, ...]:
         *_group_examples(plan),
         *_weak_examples(plan),
         *_structural_examples(plan),
+        *_shape_examples(plan),
     ]
     for choice in accumulator_choices(plan)[1:]:
         # the other ways of requesting the same plan

@@ -10,6 +10,7 @@ own.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -18,6 +19,7 @@ from hypothesis import strategies as st
 
 from conformance.classes.boundary import (
     F32,
+    LENGTHS,
     B,
     PlanFacts,
 )
@@ -25,12 +27,15 @@ from conformance.generate.families.measures import Invalid as _Invalid
 from conformance.generate.families.measures import (
     _sum_classes,
 )
+from conformance.generate.families.shapes import add_length
+from conformance.generate.order_values import cancelling_terms
 from conformance.generate.primitives import (
     _CONV_1D_PLAIN,
     _finish,
     _make,
     _operand_dtype,
     _tensor,
+    _tensor_of,
 )
 from conformance.model.calls import Call, Family
 from oracle import OperationPlan, Tensor
@@ -71,6 +76,8 @@ def _conv(call: Call, facts: PlanFacts, operands, parameters, hits) -> None:
     lhs_array = np.arange(lhs.size).reshape(lhs.shape)
     rhs_array = np.arange(rhs.size).reshape(rhs.shape)
     out_per_group = g.group_out_channels
+    if batch and out_channels and math.prod(out_sizes):
+        add_length(per_group * math.prod(window), hits)
     with np.errstate(all="ignore"):
         for n in range(batch):
             for o in range(out_channels):
@@ -214,4 +221,23 @@ def structural_examples(
             note="channel mismatch",
         )
     )
+    return out
+
+
+def _channels(n: int) -> int:
+    """The input channels of a conv with *n* terms per output: n's smallest prime
+    factor for a composite n (the terms span channels and window), else 1."""
+    return next((c for c in range(2, math.isqrt(n) + 1) if n % c == 0), 1)
+
+
+def shape_examples(plan: OperationPlan, facts: PlanFacts) -> list[Call]:
+    """One conv per LENGTH: two outputs of n terms each (channels x window), with
+    order-sensitive values."""
+    out = []
+    for n in LENGTHS:
+        c = _channels(n)
+        w = n // c
+        lhs = _tensor_of(F32, cancelling_terms(c * w, n), (1, c, w))
+        rhs = _tensor_of(F32, cancelling_terms(2 * c * w, n + 1), (2, c, w))
+        out.append(_make(plan, [lhs, rhs], dict(_CONV_1D_PLAIN), note=f"{n} terms per output"))
     return out

@@ -18,6 +18,7 @@ from hypothesis.extra.numpy import array_shapes
 from conformance.classes.boundary import (
     F32,
     I32,
+    SCATTER_UPDATE_COUNTS,
     B,
     Boundary,
     PlanFacts,
@@ -28,6 +29,8 @@ from conformance.generate.families.measures import (
     _sum_classes,
 )
 from conformance.generate.families.reduction import _axis_ok
+from conformance.generate.families.shapes import add_length
+from conformance.generate.order_values import cancelling_terms
 from conformance.generate.primitives import (
     _AXIS_ERRORS,
     _finish,
@@ -92,6 +95,7 @@ def _indexed(call: Call, facts: PlanFacts, operands, parameters, hits) -> None:
         targets.setdefault(target, [data.values[target]]).append(update)
     for terms in targets.values():
         _sum_classes(terms, hits)
+        add_length(len(terms) - 1, hits, SCATTER_UPDATE_COUNTS)
 
 
 FAMILIES = frozenset({Family.GATHER, Family.SCATTER, Family.SCATTER_ADD})
@@ -229,3 +233,22 @@ def structural_examples(
             )
         )
     return out
+
+
+def shape_examples(plan: OperationPlan, facts: PlanFacts) -> list[Call]:
+    """scatter_add: one call whose target t receives SCATTER_UPDATE_COUNTS[t] updates,
+    interleaved (duplicates never adjacent), with order-sensitive values."""
+    if facts.family is not Family.SCATTER_ADD:
+        return []
+    targets = len(SCATTER_UPDATE_COUNTS)
+    remaining = list(SCATTER_UPDATE_COUNTS)
+    indices: list[int] = []
+    while any(remaining):
+        for target in range(targets):
+            if remaining[target]:
+                indices.append(target)
+                remaining[target] -= 1
+    base = _tensor_of(F32, cancelling_terms(targets, 1))
+    updates = _tensor_of(F32, cancelling_terms(len(indices), 2))
+    note = f"{', '.join(map(str, SCATTER_UPDATE_COUNTS))} updates on one target each"
+    return [_make(plan, [base, _tensor_of(I32, indices), updates], {"axis": 0}, note=note)]

@@ -13,6 +13,8 @@ import numpy as np
 from hypothesis import strategies as st
 
 from conformance.classes.boundary import (
+    F32,
+    LENGTHS,
     B,
     PlanFacts,
 )
@@ -20,11 +22,14 @@ from conformance.generate.families.measures import Invalid as _Invalid
 from conformance.generate.families.measures import (
     _sum_classes,
 )
+from conformance.generate.families.shapes import add_length
+from conformance.generate.order_values import cancelling_terms, integer_terms
 from conformance.generate.primitives import (
     _finish,
     _make,
     _operand_dtype,
     _tensor,
+    _tensor_of,
 )
 from conformance.model.calls import Call, Family
 from oracle import Arithmetic, OperationPlan, Tensor, binary32
@@ -71,6 +76,9 @@ def measure(
 ) -> None:
     """Add the classes of *call* to *hits* (raises Invalid for a refused structure)."""
     _matmul(call, facts, operands, hits)
+    a, b = operands
+    if a.shape[0] >= 2 and b.shape[1] >= 2:  # a gemm tile, not a vector product
+        add_length(a.shape[1], hits)
 
 
 # -- generation: valid calls, invalid calls, structural examples -----------------------
@@ -122,4 +130,25 @@ def structural_examples(
             note="inner dimensions differ",
         )
     )
+    return out
+
+
+def _terms(plan: OperationPlan, position: int, count: int, seed: int) -> tuple[Any, ...]:
+    """Order-sensitive finite values for operand *position* (Int32 ones stay small
+    for an Int32 plan and use 21 bits when converted to Float32)."""
+    dtype = _operand_dtype(plan, position)
+    if dtype is F32:
+        return cancelling_terms(count, seed)
+    converted = plan.operands[position].convert_to is F32
+    return integer_terms(count, seed, 2**20 if converted else 1000)
+
+
+def shape_examples(plan: OperationPlan, facts: PlanFacts) -> list[Call]:
+    """A 2 x K by K x 3 product for every K of LENGTHS (a gemm tile, not a vector
+    product), with order-sensitive values."""
+    out = []
+    for k in LENGTHS:
+        a = _tensor_of(_operand_dtype(plan, 0), _terms(plan, 0, 2 * k, k), (2, k))
+        b = _tensor_of(_operand_dtype(plan, 1), _terms(plan, 1, 3 * k, k + 1), (k, 3))
+        out.append(_make(plan, [a, b], note=f"K = {k}"))
     return out

@@ -16,6 +16,10 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import array_shapes
 
 from conformance.classes.boundary import (
+    F32,
+    LENGTHS,
+    LONG_ROW,
+    MAX_RANK,
     B,
     Boundary,
     PlanFacts,
@@ -28,6 +32,14 @@ from conformance.generate.families.measures import (
     _product_classes,
     _sum_classes,
 )
+from conformance.generate.families.shapes import add_axes, add_length, add_rank, add_several_axes
+from conformance.generate.order_values import (
+    cancelling_terms,
+    distinct_row,
+    integer_terms,
+    product_factors,
+    tied_row,
+)
 from conformance.generate.primitives import (
     _AXIS_ERRORS,
     _SHAPES,
@@ -35,6 +47,7 @@ from conformance.generate.primitives import (
     _make,
     _operand_dtype,
     _tensor,
+    _tensor_of,
 )
 from conformance.model.calls import Call, Family, ParameterKind
 from oracle import Accumulation, OperationPlan, Tensor
@@ -152,6 +165,24 @@ def measure(
 ) -> None:
     """Add the classes of *call* to *hits* (raises Invalid for a refused structure)."""
     _reduction(call, facts, operands, parameters, hits)
+    _shape_classes(facts, operands[0], parameters, hits)
+
+
+def _shape_classes(facts: PlanFacts, x: Tensor, parameters: dict, hits: set[Boundary]) -> None:
+    """The rank, axis, length and layout classes of a valid call of a row family."""
+    add_rank(x.ndim, hits)
+    axis = parameters.get("axis")
+    written = () if axis is None else axis if isinstance(axis, tuple) else (axis,)
+    add_axes(written, x.ndim, hits)
+    axes = tuple(range(x.ndim)) if axis is None else tuple(int(a) % x.ndim for a in written)
+    add_length(math.prod(x.shape[a] for a in axes), hits)
+    if facts.family is Family.REDUCE:
+        keepdims = parameters.get("keepdims") is True
+        add_several_axes(x.shape, axes, keepdims, x.values, hits)
+    if facts.family is Family.TOPK and B.TOPK_TIE_AT_CUTOFF in hits:
+        k, n = parameters.get("k"), x.shape[axes[0]]
+        if n > LONG_ROW and isinstance(k, int) and 0 < k < n:
+            hits.add(B.TOPK_LONG_ROW_TIE)
 
 
 # -- generation: valid calls, invalid calls, structural examples -----------------------
@@ -325,4 +356,62 @@ def structural_examples(
         out.append(row_call(tensor((3,)), 0, k=3, note="k = n"))
         no_k = {"k": None, "axis": 0, "largest": True}
         out.append(_make(plan, [tensor((3,))], no_k, raises=(TypeError,), note="k=None"))
+    return out
+
+
+#: the lengths of the axes of the rank and axis examples (a rank-r input has the first r;
+#: unequal lengths, so that an axis mix-up changes the result's shape)
+_RANK_SHAPE = (3, 2, 4, 2, 3, 2)
+
+
+def _row_values(plan: OperationPlan, n: int, seed: int) -> tuple[Any, ...]:
+    """Order-sensitive finite values for *n* terms of *plan*'s accumulation."""
+    accumulation = plan.accumulation
+    if _operand_dtype(plan, 0) is not F32:
+        return integer_terms(n, seed)
+    if accumulation is Accumulation.SEQUENTIAL_BINARY32_PRODUCT:
+        return product_factors(n, seed)
+    rule = plan_facts(plan).extremum_rule
+    if rule is not None:
+        return distinct_row(n, seed, largest_last=rule == "max")
+    if plan_facts(plan).family in (Family.SORT, Family.TOPK):
+        return tied_row(n, seed)
+    return cancelling_terms(n, seed)
+
+
+def shape_examples(plan: OperationPlan, facts: PlanFacts) -> list[Call]:
+    """The shape classes of a row family as deterministic calls: one row of every
+    LENGTH, every axis of ranks 1 to 6 (both spellings), several axes with
+    keepdims both ways (reduce), a long top-k row with a tie at the cut-off."""
+    family = facts.family
+    dtype = _operand_dtype(plan, 0)
+
+    def call(shape: tuple[int, ...], axis: Any, note: str, seed: int, **extra: Any) -> Call:
+        x = _tensor_of(dtype, _row_values(plan, math.prod(shape), seed), shape)
+        parameters: dict[str, Any] = {"axis": axis}
+        if family is Family.REDUCE:
+            parameters["keepdims"] = extra.get("keepdims", False)
+        elif family is Family.SORT:
+            parameters["descending"] = extra.get("descending", False)
+        elif family is Family.TOPK:
+            n = shape[axis] if isinstance(axis, int) else math.prod(shape)
+            k = extra.get("k", max(1, n // 3))
+            parameters = {"k": k, "axis": axis, "largest": True}
+        return _make(plan, [x], parameters, note=note)
+
+    out = [call((n,), 0, f"a row of {n} terms", n) for n in LENGTHS]
+    for rank in range(1, MAX_RANK + 1):
+        shape = _RANK_SHAPE[:rank]
+        for axis in range(-rank, rank):
+            out.append(call(shape, axis, f"axis {axis} of a rank-{rank} input", rank))
+    if family is Family.REDUCE:
+        out.append(call((3, 2, 4), (0, 2), "two axes, keepdims", 1, keepdims=True))
+        out.append(call((3, 2, 4), (-1, 0), "two axes, dropped", 2, keepdims=False))
+    if family is Family.TOPK:
+        row = list(distinct_row(LONG_ROW + 8, 3))
+        k = 10
+        row[-1] = sorted(row, reverse=True)[k]  # ties the new k-th largest, in the tail
+        x = _tensor_of(dtype, row)
+        parameters = {"k": k, "axis": 0, "largest": True}
+        out.append(_make(plan, [x], parameters, note="a long row with a tie at the cut-off"))
     return out
