@@ -144,11 +144,11 @@ def _terms(plan: OperationPlan, position: int, count: int, seed: int) -> tuple[A
 
 
 def shape_examples(plan: OperationPlan, facts: PlanFacts) -> list[Call]:
-    """A 2 x K by K x 3 product for every K of LENGTHS (a gemm tile, not a vector
+    """A 2 x K by K x 2 product for every K of LENGTHS (a gemm tile, not a vector
     product), with order-sensitive values."""
     out = []
     for k in LENGTHS:
         a = _tensor_of(_operand_dtype(plan, 0), _terms(plan, 0, 2 * k, k), (2, k))
-        b = _tensor_of(_operand_dtype(plan, 1), _terms(plan, 1, 3 * k, k + 1), (k, 3))
+        b = _tensor_of(_operand_dtype(plan, 1), _terms(plan, 1, 2 * k, k + 1), (k, 2))
         out.append(_make(plan, [a, b], note=f"K = {k}"))
     return out

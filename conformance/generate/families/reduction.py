@@ -361,7 +361,7 @@ def structural_examples(
 
 #: the lengths of the axes of the rank and axis examples (a rank-r input has the first r;
 #: unequal lengths, so that an axis mix-up changes the result's shape)
-_RANK_SHAPE = (3, 2, 4, 2, 3, 2)
+_RANK_SHAPE = (3, 2, 4, 2, 2, 2)
 
 
 def _row_values(plan: OperationPlan, n: int, seed: int) -> tuple[Any, ...]:
