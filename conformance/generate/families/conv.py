@@ -28,7 +28,7 @@ from conformance.generate.families.measures import (
     _sum_classes,
 )
 from conformance.generate.families.shapes import add_length
-from conformance.generate.order_values import cancelling_terms
+from conformance.generate.order_values import cancelling_terms, sum_witness
 from conformance.generate.primitives import (
     _CONV_1D_PLAIN,
     _finish,
@@ -231,13 +231,20 @@ def _channels(n: int) -> int:
 
 
 def shape_examples(plan: OperationPlan, facts: PlanFacts) -> list[Call]:
-    """One conv per LENGTH: two outputs of n terms each (channels x window), with
-    order-sensitive values."""
+    """One conv per LENGTH: two outputs of n terms each (channels x window).  The
+    first output's weights are 1, so its terms, in the logical order (window
+    position, then channel), are an order witness
+    (:func:`~conformance.generate.order_values.sum_witness`); the second's weights
+    are order-sensitive values."""
     out = []
     for n in LENGTHS:
         c = _channels(n)
         w = n // c
-        lhs = _tensor_of(F32, cancelling_terms(c * w, n), (1, c, w))
-        rhs = _tensor_of(F32, cancelling_terms(2 * c * w, n + 1), (2, c, w))
+        witness = sum_witness(n)
+        lhs_values = [
+            witness[position * c + channel] for channel in range(c) for position in range(w)
+        ]
+        lhs = _tensor_of(F32, lhs_values, (1, c, w))
+        rhs = _tensor_of(F32, (1.0,) * n + cancelling_terms(n, n + 1), (2, c, w))
         out.append(_make(plan, [lhs, rhs], dict(_CONV_1D_PLAIN), note=f"{n} terms per output"))
     return out

@@ -30,7 +30,7 @@ from conformance.generate.families.measures import (
 )
 from conformance.generate.families.reduction import _axis_ok
 from conformance.generate.families.shapes import add_length
-from conformance.generate.order_values import cancelling_terms
+from conformance.generate.order_values import sum_witness
 from conformance.generate.primitives import (
     _AXIS_ERRORS,
     _finish,
@@ -237,18 +237,21 @@ def structural_examples(
 
 def shape_examples(plan: OperationPlan, facts: PlanFacts) -> list[Call]:
     """scatter_add: one call whose target t receives SCATTER_UPDATE_COUNTS[t] updates,
-    interleaved (duplicates never adjacent), with order-sensitive values."""
+    interleaved (duplicates never adjacent); each target's base and updates, in
+    index order, are an order witness
+    (:func:`~conformance.generate.order_values.sum_witness`)."""
     if facts.family is not Family.SCATTER_ADD:
         return []
     targets = len(SCATTER_UPDATE_COUNTS)
-    remaining = list(SCATTER_UPDATE_COUNTS)
+    terms = [list(sum_witness(count + 1, salt=1)) for count in SCATTER_UPDATE_COUNTS]
+    base = _tensor_of(F32, [row.pop(0) for row in terms])
     indices: list[int] = []
-    while any(remaining):
+    update_values: list[float] = []
+    while any(terms):
         for target in range(targets):
-            if remaining[target]:
+            if terms[target]:
                 indices.append(target)
-                remaining[target] -= 1
-    base = _tensor_of(F32, cancelling_terms(targets, 1))
-    updates = _tensor_of(F32, cancelling_terms(len(indices), 2))
+                update_values.append(terms[target].pop(0))
+    updates = _tensor_of(F32, update_values)
     note = f"{', '.join(map(str, SCATTER_UPDATE_COUNTS))} updates on one target each"
     return [_make(plan, [base, _tensor_of(I32, indices), updates], {"axis": 0}, note=note)]

@@ -38,6 +38,8 @@ from conformance.generate.order_values import (
     distinct_row,
     integer_terms,
     product_factors,
+    product_witness,
+    sum_witness,
     tied_row,
 )
 from conformance.generate.primitives import (
@@ -379,6 +381,16 @@ def _row_values(plan: OperationPlan, n: int, seed: int) -> tuple[Any, ...]:
     return cancelling_terms(n, seed)
 
 
+def _order_witness(plan: OperationPlan, n: int) -> tuple[float, ...] | None:
+    """For a sequential accumulation, *n* terms whose sequential result differs
+    from every other plausible order (:mod:`conformance.generate.order_values`)."""
+    if plan.accumulation is Accumulation.SEQUENTIAL_BINARY32:
+        return sum_witness(n)
+    if plan.accumulation is Accumulation.SEQUENTIAL_BINARY32_PRODUCT:
+        return product_witness(n)
+    return None
+
+
 def shape_examples(plan: OperationPlan, facts: PlanFacts) -> list[Call]:
     """The shape classes of a row family as deterministic calls: one row of every
     LENGTH, every axis of ranks 1 to 6 (both spellings), several axes with
@@ -399,7 +411,17 @@ def shape_examples(plan: OperationPlan, facts: PlanFacts) -> list[Call]:
             parameters = {"k": k, "axis": axis, "largest": True}
         return _make(plan, [x], parameters, note=note)
 
-    out = [call((n,), 0, f"a row of {n} terms", n) for n in LENGTHS]
+    out = []
+    for n in LENGTHS:
+        witness = _order_witness(plan, n)
+        if witness is None:
+            out.append(call((n,), 0, f"a row of {n} terms", n))
+            continue
+        x = _tensor_of(dtype, witness)
+        parameters: dict[str, Any] = {"axis": 0}
+        if family is Family.REDUCE:
+            parameters["keepdims"] = False
+        out.append(_make(plan, [x], parameters, note=f"an order witness of {n} terms"))
     for rank in range(1, MAX_RANK + 1):
         shape = _RANK_SHAPE[:rank]
         for axis in range(-rank, rank):
