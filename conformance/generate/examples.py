@@ -45,6 +45,7 @@ from conformance.generate.primitives import (
     _make,
     _neutral,
     _operand_dtype,
+    _selects,
     _tensor_of,
     accumulator_choices,
 )
@@ -55,7 +56,9 @@ from oracle import (
     OperandRole,
     OperationPlan,
     Tensor,
+    binary32,
 )
+from oracle import expected as oracle_expected
 
 __all__ = [
     "EXTREMUM_GROUPS",
@@ -356,6 +359,104 @@ def _weak_examples(plan: OperationPlan) -> list[Call]:
     return calls_
 
 
+#: Int32 boundary values and the ordinary partners each is paired with (both ways)
+INT32_PAIR_BOUNDARIES: tuple[int, ...] = (INT32_MIN, INT32_MAX, -1, 0, 1)
+INT32_PAIR_PARTNERS: tuple[int, ...] = (INT32_MIN, INT32_MAX, -1, 1, 2, -2, 3, 46341, -65536)
+#: extra weak scalars paired with ordinary bases: floats binary32 must round,
+#: small exponents, and large odd ints
+WEAK_PAIR_VALUES: tuple[Any, ...] = (
+    0.1,
+    1 / 3,
+    2,
+    3,
+    -1,
+    -2,
+    0.5,
+    2.0,
+    -2.0,
+    2**24 + 1,
+    2**31 - 1,
+)
+#: the ordinary bases a weak scalar meets (per tensor dtype)
+PAIR_BASES: dict[Any, tuple[Any, ...]] = {
+    F32: tuple(
+        binary32.round_to_binary32(v)
+        for v in (-1.0, 2.0, -2.0, 3.0, -3.0, 1.1, 0.3, -2.5, 1.7, 1e-3)
+    ),
+    I32: (-1, 2, -2, 3, -3, 7),
+}
+
+
+def _raises_as_measured(call: Call) -> Call | None:
+    """*call*, declared to raise OverflowError when it overflows Int32 as measured;
+    None when the oracle refuses it otherwise (a pair the measure cannot see)."""
+    error = oracle_expected(call.operation, *call.args, **call.kwargs()).error
+    if error is None:
+        return call
+    if isinstance(error, OverflowError) and B.INT32_RESULT_OVERFLOW in classes_hit(call):
+        return Call(
+            call.operation,
+            call.args,
+            call.accumulator_dtype,
+            call.plan,
+            (OverflowError,),
+            call.note,
+        )
+    return None
+
+
+def _pair_examples(plan: OperationPlan) -> list[Call]:
+    """Boundary pairs (docs/shape-classes.md): each Int32 boundary value against
+    the others and ordinary partners, one call per overflowing pair; each weak
+    scalar (its class representatives and :data:`WEAK_PAIR_VALUES`, where they
+    select the plan) against ordinary bases."""
+    facts = plan_facts(plan)
+    if facts.family is not Family.ELEMENTWISE:
+        return []
+    out: list[Call] = []
+    tensors = [i for i, o in enumerate(plan.operands) if o.role is OperandRole.TENSOR]
+    if len(tensors) == 2 and all(_operand_dtype(plan, i) is I32 for i in tensors):
+        quiet: list[list[Any]] = []
+        for a in INT32_PAIR_BOUNDARIES:
+            for b in INT32_PAIR_PARTNERS:
+                for pair in ((a, b), (b, a)):
+                    row = _neutral_row(plan)
+                    row[tensors[0]], row[tensors[1]] = pair
+                    (call,) = _elementwise_rows(plan, [row], f"the Int32 pair {pair}")
+                    checked = _raises_as_measured(call)
+                    if checked is not None and checked.raises:
+                        out.append(checked)
+                    elif checked is not None:
+                        quiet.append(row)
+        if quiet:
+            out += _elementwise_rows(plan, quiet, "Int32 boundary pairs")
+    for position in facts.weak_positions:
+        values = [v for vs in weak_class_values(plan, position).values() for v in vs[:1]]
+        values += [v for v in WEAK_PAIR_VALUES if not any(_same(v, w) for w in values)]
+        target = next((i for i in tensors if _operand_dtype(plan, i) in PAIR_BASES), None)
+        if target is None:
+            continue
+        bases = PAIR_BASES[_operand_dtype(plan, target)]
+        for value in values:
+            rows = []
+            for base in bases:
+                row = _neutral_row(plan)
+                row[position], row[target] = value, base
+                rows.append(row)
+            (call,) = _elementwise_rows(plan, rows, f"the weak {value!r} against ordinary bases")
+            kinds = [o.dtype if isinstance(o, Tensor) else o for o in call.operands]
+            if not _selects(plan, kinds):
+                continue
+            checked = _raises_as_measured(call)
+            if checked is not None and not checked.raises:
+                out.append(checked)
+    return out
+
+
+def _same(a: Any, b: Any) -> bool:
+    return type(a) is type(b) and a == b
+
+
 def _structural_examples(plan: OperationPlan) -> list[Call]:
     """Shapes, parameters, indices and error paths: the plan's family module's
     ``structural_examples`` (:mod:`conformance.generate.families`)."""
@@ -391,6 +492,7 @@ def _boundary_examples(plan: OperationPlan) -> tuple[Call, ...]:
         *_weak_examples(plan),
         *_structural_examples(plan),
         *_shape_examples(plan),
+        *_pair_examples(plan),
     ]
     for choice in accumulator_choices(plan)[1:]:
         # the other ways of requesting the same plan

@@ -30,6 +30,7 @@ from backends.cpu.reductions import _layout, sequential_reduce
 from conformance.mutants.kernels import float_inputs, result_array
 from conformance.mutants.mutant import Kernel, Mutant, kernel_fault
 from oracle import DType, OperandRole, OperationPlan
+from oracle.conv_geometry import conv_geometry
 
 __all__ = ["FAULTS"]
 
@@ -48,8 +49,10 @@ def _rows(plan: OperationPlan, x: Any, axis: Any, keepdims: Any) -> tuple[np.nda
 
 
 def _sequential(row: np.ndarray, ufunc: np.ufunc) -> np.float32:
-    identity = F32.type(1.0 if ufunc is np.multiply else 0.0)
-    return ufunc.accumulate(np.concatenate(([identity], row)).astype(F32), dtype=F32)[-1]
+    """*row* combined left to right from its first element (the identity if empty)."""
+    if not len(row):
+        return F32.type(1.0 if ufunc is np.multiply else 0.0)
+    return ufunc.accumulate(np.asarray(row, dtype=F32), dtype=F32)[-1]
 
 
 def _lanes(row: np.ndarray, ufunc: np.ufunc, lanes: int) -> np.float32:
@@ -111,26 +114,26 @@ def _conv_blocks_of_32(
     """conv_general summing the terms of an output in blocks of 32 (K-blocking)."""
     x = np.asarray(materialise(plan, 0, lhs))
     w = np.asarray(materialise(plan, 1, rhs))
-    parameters = (*parameters, *(None, None, None, None, 1)[len(parameters) :])
-    g = cpu_structured._conv_geometry(plan.operation, x, w, *parameters)
-    groups, batch, out_channels = g["groups"], g["batch"], g["out_channels"]
-    group_channels, out_spatial = g["group_channels"], g["out_spatial"]
-    if group_channels * math.prod(g["window"]) <= 32:
+    filled = (*parameters, *(None, None, None, None, 1)[len(parameters) :])
+    g = conv_geometry(x.shape, w.shape, *filled)
+    groups, batch, out_channels = g.feature_group_count, g.batch, g.out_channels
+    group_channels, out_spatial = g.group_in_channels, g.output_spatial
+    if group_channels * math.prod(g.window) <= 32:
         return KERNELS["conv_general"](backend, plan, lhs, rhs, *parameters)
     per_group = out_channels // groups
-    out = new_array(backend, (batch, out_channels, *out_spatial), F32)
+    out = new_array(backend, g.output_shape, F32)
     total = np.zeros((batch, groups, per_group, *out_spatial), F32)
     block = np.zeros_like(total)
     if total.size:
         padded = cpu_structured._padded_input(x, g)
         xp = padded.reshape(batch, groups, group_channels, *padded.shape[2:])
-        weights = w.reshape(groups, per_group, group_channels, *g["window"])
+        weights = w.reshape(groups, per_group, group_channels, *g.window)
         ones = (1,) * len(out_spatial)
         count = 0
         with np.errstate(all="ignore"):
-            for position in np.ndindex(*g["window"]):
+            for position in np.ndindex(*g.window):
                 index = [slice(None)] * 3
-                for p, rd, s, n in zip(position, g["rhs_dilation"], g["strides"], out_spatial):
+                for p, rd, s, n in zip(position, g.rhs_dilation, g.window_strides, out_spatial):
                     index.append(slice(p * rd, p * rd + (n - 1) * s + 1, s))
                 view = xp[tuple(index)]
                 for c in range(group_channels):
@@ -225,7 +228,7 @@ def _extremum_ignoring_tail(operation: str) -> Kernel:
 
     def kernel(backend: Any, plan: OperationPlan, x: Any, axis: Any = None, *rest: Any) -> Any:
         v = np.asarray(materialise(plan, 0, x))
-        if v.ndim == 0:
+        if v.ndim == 0 or not (axis is None or isinstance(axis, int)):
             return KERNELS[operation](backend, plan, x, axis, *rest)
         axes = tuple(range(v.ndim)) if axis is None else (normalise_axis(operation, axis, v.ndim),)
         n = math.prod(v.shape[a] for a in axes)
