@@ -417,17 +417,17 @@ def _pair_examples(plan: OperationPlan) -> list[Call]:
     tensors = [i for i, o in enumerate(plan.operands) if o.role is OperandRole.TENSOR]
     if len(tensors) == 2 and all(_operand_dtype(plan, i) is I32 for i in tensors):
         quiet: list[list[Any]] = []
-        for a in INT32_PAIR_BOUNDARIES:
-            for b in INT32_PAIR_PARTNERS:
-                for pair in ((a, b), (b, a)):
-                    row = _neutral_row(plan)
-                    row[tensors[0]], row[tensors[1]] = pair
-                    (call,) = _elementwise_rows(plan, [row], f"the Int32 pair {pair}")
-                    checked = _raises_as_measured(call)
-                    if checked is not None and checked.raises:
-                        out.append(checked)
-                    elif checked is not None:
-                        quiet.append(row)
+        pairs = {p: None for a in INT32_PAIR_BOUNDARIES for b in INT32_PAIR_PARTNERS
+                 for p in ((a, b), (b, a))}  # fmt: skip
+        for pair in pairs:
+            row = _neutral_row(plan)
+            row[tensors[0]], row[tensors[1]] = pair
+            (call,) = _elementwise_rows(plan, [row], f"the Int32 pair {pair}")
+            checked = _raises_as_measured(call)
+            if checked is not None and checked.raises:
+                out.append(checked)
+            elif checked is not None:
+                quiet.append(row)
         if quiet:
             out += _elementwise_rows(plan, quiet, "Int32 boundary pairs")
     for position in facts.weak_positions:

@@ -426,6 +426,8 @@ def shape_examples(plan: OperationPlan, facts: PlanFacts) -> list[Call]:
         shape = _RANK_SHAPE[:rank]
         for axis in range(-rank, rank):
             out.append(call(shape, axis, f"axis {axis} of a rank-{rank} input", rank))
+    if family in (Family.REDUCE, Family.ARG):
+        out.append(call((), None, "a rank-0 input", 0))
     if family is Family.REDUCE:
         out.append(call((3, 2, 4), (0, 2), "two axes, keepdims", 1, keepdims=True))
         out.append(call((3, 2, 4), (-1, 0), "two axes, dropped", 2, keepdims=False))
