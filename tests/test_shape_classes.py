@@ -313,3 +313,24 @@ def test_every_family_module_provides_shape_examples():
     assert {m.__name__.rsplit(".", 1)[1] for m in MODULES} == {
         "elementwise", "reduction", "matmul", "conv", "indexed",
     }  # fmt: skip
+
+
+def test_extremum_lanes_nan_position_and_tie_across_lanes():
+    def lanes(operation, row):
+        x = Tensor(F32, (len(row),), tuple(row))
+        return {c.name for c in classes_hit(call(operation, x, axis=0)) if c.group is Group.LANES}
+
+    row = [float(k) for k in range(33)]
+    assert lanes("argmax", [*row[:5], math.nan, *row[6:]]) == {"EXTREMUM_NAN_IN_BLOCKS"}
+    assert lanes("argmax", [*row[:32], math.nan]) == {"EXTREMUM_NAN_IN_TAIL"}
+    assert lanes("argmax", [math.nan, *row[1:]]) == set()  # NaN first: EXTREMUM_NAN_FIRST's
+    assert lanes("argmax", [*row[:16], math.nan]) == {"EXTREMUM_NAN_IN_TAIL"}  # 17: tail of 1
+    assert lanes("argmax", row[:16] + [math.nan] * 0) == set()  # not longer than 16
+    tie = [0.0] * 40
+    tie[7] = tie[18] = 5.0  # 18 mod 16 = 2 < 7: a later element in a lower lane
+    assert lanes("argmax", tie) == {"EXTREMUM_TIE_ACROSS_LANES"}
+    tie[18], tie[23] = 0.0, 5.0  # 23 mod 16 = 7: the same lane
+    assert lanes("argmax", tie) == set()
+    assert "EXTREMUM_TIE_ACROSS_LANES" not in lanes(
+        "reduce_max", [0.0] * 7 + [5.0] + [0.0] * 10 + [5.0]
+    )

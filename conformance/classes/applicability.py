@@ -166,7 +166,8 @@ def shape_classes(facts: PlanFacts) -> set[Boundary]:
       broadcasting layouts for elementwise plans of two or more tensors;
     * LANES: NaN and signalling NaN in the full blocks and the tail of a long
       output for elementwise operations that copy NaN bits from a Float32 tensor;
-      a tie at the cut-off of a long row for top-k.
+      a tie at the cut-off of a long row for top-k; NaNs in the blocks and the tail
+      of long extremum groups, and (arg) a tie across lanes.
     """
     family = facts.family
     out: set[Boundary] = set()
@@ -196,4 +197,8 @@ def shape_classes(facts: PlanFacts) -> set[Boundary]:
         }
     if family is Family.TOPK:
         out.add(B.TOPK_LONG_ROW_TIE)
+    if facts.extremum_rule is not None and family in (Family.REDUCE, Family.ARG):
+        out |= {B.EXTREMUM_NAN_IN_BLOCKS, B.EXTREMUM_NAN_IN_TAIL}
+        if family is Family.ARG:
+            out.add(B.EXTREMUM_TIE_ACROSS_LANES)
     return out

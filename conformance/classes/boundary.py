@@ -386,6 +386,20 @@ class Boundary(enum.Enum):
         Group.LANES,
         "a signalling NaN copied to an output of > 32 elements, past its last full block",
     )
+    EXTREMUM_NAN_IN_BLOCKS = (
+        Group.LANES,
+        "the first NaN of an extremum group longer than 16 lies in its full 16-element "
+        "blocks, after the first element",
+    )
+    EXTREMUM_NAN_IN_TAIL = (
+        Group.LANES,
+        "the first NaN of an extremum group longer than 16 lies past its last full block",
+    )
+    EXTREMUM_TIE_ACROSS_LANES = (
+        Group.LANES,
+        "an arg-extremum group longer than 16 holds its extreme again later in a lower "
+        "lane (position mod 16): a lane-wise combination picks the wrong index",
+    )
     TOPK_LONG_ROW_TIE = (
         Group.LANES,
         "a top-k row longer than 32 with 0 < k < n and a tie at the cut-off",

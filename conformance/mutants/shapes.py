@@ -240,6 +240,60 @@ def _extremum_ignoring_tail(operation: str) -> Kernel:
     return kernel
 
 
+def _arg_lanes(operation: str, pick: Callable[[np.ndarray, int], int]) -> Kernel:
+    """argmax/argmin over one axis whose groups longer than 16 are resolved by
+    *pick(group, correct_index)* (a lane-wise kernel's combination step)."""
+
+    def kernel(backend: Any, plan: OperationPlan, x: Any, axis: Any = None) -> Any:
+        out = KERNELS[operation](backend, plan, x, axis)
+        v = np.asarray(materialise(plan, 0, x))
+        if v.ndim == 0 or not (axis is None or isinstance(axis, int)):
+            return out
+        work = (
+            v.reshape(1, -1)
+            if axis is None
+            else np.moveaxis(v, axis, -1).reshape(-1, v.shape[axis])
+        )
+        if work.shape[1] <= _BLOCK:
+            return out
+        flat = out.reshape(-1)
+        for g, group in enumerate(work):
+            flat[g] = pick(group, int(flat[g]))
+        return out
+
+    return kernel
+
+
+def _lowest_lane(largest: bool) -> Callable[[np.ndarray, int], int]:
+    """Ties of the extreme resolved by the lowest lane (position mod 16), not index."""
+
+    def pick(group: np.ndarray, correct: int) -> int:
+        if np.isnan(group).any():
+            return correct
+        extreme = group.max() if largest else group.min()
+        positions = np.flatnonzero(group == extreme)
+        lanes = positions % _BLOCK
+        return int(positions[np.argmin(lanes)])  # the first of the lowest lane
+
+    return pick
+
+
+def _nans_in_blocks_ignored(largest: bool) -> Callable[[np.ndarray, int], int]:
+    """NaNs in the full 16-element blocks missed (a vector compare), the tail's seen."""
+
+    def pick(group: np.ndarray, correct: int) -> int:
+        main = _main_part(len(group))
+        if not np.isnan(group[:main]).any():
+            return correct
+        tail = np.flatnonzero(np.isnan(group[main:]))
+        if tail.size:
+            return main + int(tail[0])
+        blocks = np.where(np.isnan(group[:main]), -np.inf if largest else np.inf, group[:main])
+        return int(np.argmax(blocks) if largest else np.argmin(blocks))
+
+    return pick
+
+
 def _sort_ties_reversed_above_16(
     backend: Any, plan: OperationPlan, x: Any, axis: Any = -1, descending: Any = False
 ) -> Any:
@@ -485,6 +539,18 @@ FAULTS: tuple[Mutant, ...] = (
         "argmin",
         "groups longer than 16 skip the elements past their last full 16-element block",
         _extremum_ignoring_tail("argmin"),
+    ),
+    kernel_fault(
+        "argmax_ties_by_lane",
+        "argmax",
+        "groups longer than 16: 16 lanes combined preferring the lowest lane on a tie",
+        _arg_lanes("argmax", _lowest_lane(True)),
+    ),
+    kernel_fault(
+        "argmin_misses_nans_in_blocks",
+        "argmin",
+        "groups longer than 16: NaNs in the full 16-element blocks missed, the tail's seen",
+        _arg_lanes("argmin", _nans_in_blocks_ignored(False)),
     ),
     kernel_fault(
         "sort_ties_reversed_above_16",

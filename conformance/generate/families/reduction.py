@@ -32,7 +32,13 @@ from conformance.generate.families.measures import (
     _product_classes,
     _sum_classes,
 )
-from conformance.generate.families.shapes import add_axes, add_length, add_rank, add_several_axes
+from conformance.generate.families.shapes import (
+    add_axes,
+    add_extremum_lanes,
+    add_length,
+    add_rank,
+    add_several_axes,
+)
 from conformance.generate.order_values import (
     cancelling_terms,
     distinct_row,
@@ -52,7 +58,7 @@ from conformance.generate.primitives import (
     _tensor_of,
 )
 from conformance.model.calls import Call, Family, ParameterKind
-from oracle import Accumulation, OperationPlan, Tensor
+from oracle import Accumulation, OperationPlan, Tensor, binary32
 
 
 def _axis_ok(axis: Any, ndim: int) -> bool:
@@ -181,6 +187,11 @@ def _shape_classes(facts: PlanFacts, x: Tensor, parameters: dict, hits: set[Boun
     if facts.family is Family.REDUCE:
         keepdims = parameters.get("keepdims") is True
         add_several_axes(x.shape, axes, keepdims, x.values, hits)
+    rule = facts.extremum_rule
+    if rule is not None and x.size:
+        ties = facts.family is Family.ARG
+        for group in _groups(x, axes):
+            add_extremum_lanes(group, rule, ties, hits)
     if facts.family is Family.TOPK and B.TOPK_TIE_AT_CUTOFF in hits:
         k, n = parameters.get("k"), x.shape[axes[0]]
         if n > LONG_ROW and isinstance(k, int) and 0 < k < n:
@@ -381,6 +392,34 @@ def _row_values(plan: OperationPlan, n: int, seed: int) -> tuple[Any, ...]:
     return cancelling_terms(n, seed)
 
 
+#: the quiet NaN of the extremum lane examples (a payload)
+_NAN_PAYLOAD_BITS = 0x7FC00001
+
+
+def _extremum_lane_examples(plan: OperationPlan, facts: PlanFacts) -> list[Call]:
+    """Extremum groups of 33 and 17 (two and one full 16-element blocks and a
+    tail): a NaN in the blocks, a NaN in the tail, and the extreme at 7 and again
+    at 18 (a later element in a lower lane)."""
+    largest = facts.extremum_rule == "max"
+    out = []
+    for n, where, note in ((33, 5, "blocks"), (33, 32, "tail"), (17, 16, "tail")):
+        row = list(distinct_row(n, where, largest_last=largest))
+        row[where] = binary32.from_bits(_NAN_PAYLOAD_BITS)
+        out.append(_extremum_call(plan, facts, row, f"a NaN in the {note} of {n} terms"))
+    row = list(distinct_row(40, 7, largest_last=largest))
+    row[7] = row[18] = row[-1]
+    row[-1] = sorted(row)[len(row) // 2]
+    out.append(_extremum_call(plan, facts, row, "the extreme at 7 and in a lower lane at 18"))
+    return out
+
+
+def _extremum_call(plan: OperationPlan, facts: PlanFacts, row: list[float], note: str) -> Call:
+    parameters: dict[str, Any] = {"axis": 0}
+    if facts.family is Family.REDUCE:
+        parameters["keepdims"] = False
+    return _make(plan, [_tensor_of(F32, row)], parameters, note=note)
+
+
 def _order_witness(plan: OperationPlan, n: int) -> tuple[float, ...] | None:
     """For a sequential accumulation, *n* terms whose sequential result differs
     from every other plausible order (:mod:`conformance.generate.order_values`)."""
@@ -428,6 +467,8 @@ def shape_examples(plan: OperationPlan, facts: PlanFacts) -> list[Call]:
             out.append(call(shape, axis, f"axis {axis} of a rank-{rank} input", rank))
     if family in (Family.REDUCE, Family.ARG):
         out.append(call((), None, "a rank-0 input", 0))
+    if facts.extremum_rule is not None:
+        out += _extremum_lane_examples(plan, facts)
     if family is Family.REDUCE:
         out.append(call((3, 2, 4), (0, 2), "two axes, keepdims", 1, keepdims=True))
         out.append(call((3, 2, 4), (-1, 0), "two axes, dropped", 2, keepdims=False))

@@ -29,6 +29,7 @@ from oracle import binary32
 __all__ = [
     "add_axes",
     "add_broadcast_layout",
+    "add_extremum_lanes",
     "add_lanes",
     "add_length",
     "add_rank",
@@ -88,6 +89,29 @@ def add_broadcast_layout(
         for j, theirs in enumerate(stretched):
             if i < j and mine - theirs and theirs - mine:
                 hits.add(B.BROADCAST_BOTH_SIDES)
+
+
+def add_extremum_lanes(group: Sequence[Any], rule: str, ties: bool, hits: set[Boundary]) -> None:
+    """The LANES classes of one extremum group (in logical order) longer than
+    LANE_BLOCK: where its first NaN lies, and (*ties*: an arg-extremum) whether its
+    extreme recurs later in a lower lane."""
+    n = len(group)
+    if n <= LANE_BLOCK:
+        return
+    main = LANE_BLOCK * (n // LANE_BLOCK)
+    first_nan = next((i for i, v in enumerate(group) if math.isnan(v)), None)
+    if first_nan is not None:
+        if first_nan >= main:
+            hits.add(B.EXTREMUM_NAN_IN_TAIL)
+        elif first_nan > 0:
+            hits.add(B.EXTREMUM_NAN_IN_BLOCKS)
+        return
+    if not ties:
+        return
+    extreme = max(group) if rule == "max" else min(group)
+    positions = [i for i, v in enumerate(group) if v == extreme]
+    if any(q % LANE_BLOCK < positions[0] % LANE_BLOCK for q in positions[1:]):
+        hits.add(B.EXTREMUM_TIE_ACROSS_LANES)
 
 
 def add_lanes(copied: Sequence[Any], hits: set[Boundary]) -> None:
