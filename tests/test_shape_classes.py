@@ -33,7 +33,7 @@ from conformance.generate.order_values import (
 )
 from conformance.generate.strategies import boundary_examples
 from conformance.judge.coverage import CoverageMatrix
-from conformance.model.calls import Call, forward_arguments
+from conformance.model.calls import Call, Family, forward_arguments
 from conformance.report.coverage_summary import summarise
 from oracle import (
     DType,
@@ -306,10 +306,19 @@ def test_coverage_counts_shape_pairs_and_a_missed_one_is_a_gap():
     assert "(plan, shape class)" in matrix.to_markdown()
 
 
-def test_every_family_module_provides_shape_examples():
+def test_every_family_module_provides_the_generation_hooks():
+    """The per-family knowledge of the examples lives in the family modules
+    (``shape_examples``, ``embed_group``), not in a switch of the generators."""
+    options = {"k": 1, "largest": True, "descending": False}
     for plan in PLANS:
         module = module_of(plan_facts(plan).family)
         assert module.shape_examples(plan, plan_facts(plan)) == _shape_examples(plan)
+        embedded = module.embed_group(plan, [3.0, 1.0, 2.0], "g", options)
+        if plan_facts(plan).family is Family.ELEMENTWISE:
+            assert embedded is None
+        elif embedded is not None:
+            tensors = [o for o in embedded.operands if isinstance(o, Tensor)]
+            assert embedded.plan == plan and any(3.0 in t.values for t in tensors)
     assert {m.__name__.rsplit(".", 1)[1] for m in MODULES} == {
         "elementwise", "reduction", "matmul", "conv", "indexed",
     }  # fmt: skip

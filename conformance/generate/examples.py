@@ -121,14 +121,6 @@ ORDER_GROUPS: tuple[tuple[tuple[float, ...], int, bool], ...] = (
 _CONVERSION_INTS = (2**24 + 1, 2**25 + 1, -(2**24 + 3))
 
 
-def _fits(dtype: Any, values: Sequence[Any]) -> bool:
-    if dtype is F32:
-        return all(isinstance(v, float) for v in values)
-    if dtype is I32:
-        return all(isinstance(v, int) and INT32_MIN <= v <= INT32_MAX for v in values)
-    return False
-
-
 def _elementwise_rows(plan: OperationPlan, rows: Sequence[Sequence[Any]], note: str) -> list[Call]:
     """Calls realising *rows* (one value per operand); weak values split the calls."""
     by_weak: dict[tuple, list[Sequence[Any]]] = {}
@@ -170,56 +162,11 @@ def _embed(
     largest: bool = True,
     descending: bool = False,
 ) -> Call | None:
-    """A call in which *group* is one reduction group / sorted row / product sequence."""
-    family = plan_facts(plan).family
-    group = list(group)
-    dtype0 = _operand_dtype(plan, 0)
-    if family in (Family.REDUCE, Family.ARG, Family.SCAN, Family.SORT, Family.TOPK):
-        if not _fits(dtype0, group):
-            return None
-        x = _tensor_of(dtype0, group)
-        parameters: dict[str, Any] = {"axis": None if family in (Family.REDUCE, Family.ARG) else 0}
-        if family is Family.REDUCE:
-            parameters["keepdims"] = False
-        if family is Family.SORT:
-            parameters["descending"] = descending
-        if family is Family.TOPK:
-            parameters = {"k": len(group) if k is None else k, "axis": 0, "largest": largest}
-        return _make(plan, [x], parameters, note=note)
-    if family is Family.MATMUL:
-        n = len(group)
-        for side in (0, 1):
-            dtype = _operand_dtype(plan, side)
-            other = _operand_dtype(plan, 1 - side)
-            if _fits(dtype, group):
-                ones = _tensor_of(other, [_neutral(other)] * n, (n, 1) if side == 0 else (1, n))
-                terms = _tensor_of(dtype, group, (1, n) if side == 0 else (n, 1))
-                return _make(plan, [terms, ones] if side == 0 else [ones, terms], note=note)
-        return None
-    if family is Family.CONV:
-        if not _fits(F32, group):
-            return None
-        n = len(group)
-        lhs = _tensor_of(F32, group, (1, 1, n))
-        rhs = _tensor_of(F32, [1.0] * n, (1, 1, n))
-        return _make(plan, [lhs, rhs], dict(_CONV_1D_PLAIN), note=note)
-    if family is Family.SCATTER_ADD:
-        if not _fits(F32, group) or not group:
-            return None
-        base = _tensor_of(F32, group[:1])
-        indices = _tensor_of(I32, [0] * (len(group) - 1))
-        updates = _tensor_of(F32, group[1:])
-        return _make(plan, [base, indices, updates], {"axis": 0}, note=note)
-    if family in (Family.GATHER, Family.SCATTER):
-        if not _fits(F32, group) or not group:
-            return None
-        data = _tensor_of(F32, group)
-        indices = _tensor_of(I32, range(len(group)))
-        operands: list[Any] = [data, indices]
-        if family is Family.SCATTER:
-            operands.append(_tensor_of(F32, group[::-1]))
-        return _make(plan, operands, {"axis": 0}, note=note)
-    return None
+    """A call in which *group* is one reduction group / sorted row / product sequence:
+    the plan's family module's ``embed_group`` (None where the family has no group
+    or the values do not fit the operand)."""
+    options = {"k": k, "largest": largest, "descending": descending}
+    return module_of(plan_facts(plan).family).embed_group(plan, list(group), note, options)
 
 
 def _value_examples(plan: OperationPlan) -> list[Call]:

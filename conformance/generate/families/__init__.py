@@ -10,6 +10,10 @@ Each module serves the :class:`~conformance.model.calls.Family` members in its
 ``structural_examples(plan, facts, tensor)``
     deterministic calls of the family's shapes, parameters and error paths
     (part of :func:`conformance.generate.strategies.boundary_examples`);
+``embed_group(plan, group, note, options)``
+    a call in which *group* is one reduction group, sorted row, product
+    sequence or scatter target (None where the family has no group or the
+    values do not fit); *options* holds ``k``, ``largest``, ``descending``;
 ``shape_examples(plan, facts)``
     deterministic calls that hit the plan's shape classes (lengths, ranks,
     axes, layouts, lanes: docs/shape-classes.md) with order-sensitive values
@@ -71,6 +75,10 @@ class FamilyModule(Protocol):
     def structural_examples(
         self, plan: OperationPlan, facts: PlanFacts, tensor: Callable[..., Tensor]
     ) -> list[Call]: ...
+
+    def embed_group(
+        self, plan: OperationPlan, group: list[Any], note: str, options: dict
+    ) -> Call | None: ...
 
     def shape_examples(self, plan: OperationPlan, facts: PlanFacts) -> list[Call]: ...
 

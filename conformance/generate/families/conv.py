@@ -32,6 +32,7 @@ from conformance.generate.order_values import cancelling_terms, sum_witness
 from conformance.generate.primitives import (
     _CONV_1D_PLAIN,
     _finish,
+    _fits,
     _make,
     _operand_dtype,
     _tensor,
@@ -248,3 +249,13 @@ def shape_examples(plan: OperationPlan, facts: PlanFacts) -> list[Call]:
         rhs = _tensor_of(F32, (1.0,) * n + cancelling_terms(n, n + 1), (2, c, w))
         out.append(_make(plan, [lhs, rhs], dict(_CONV_1D_PLAIN), note=f"{n} terms per output"))
     return out
+
+
+def embed_group(plan: OperationPlan, group: list[Any], note: str, options: dict) -> Call | None:
+    """A one-output conv whose terms are *group* times weights of 1 (None: not floats)."""
+    if not _fits(F32, group):
+        return None
+    n = len(group)
+    lhs = _tensor_of(F32, group, (1, 1, n))
+    rhs = _tensor_of(F32, [1.0] * n, (1, 1, n))
+    return _make(plan, [lhs, rhs], dict(_CONV_1D_PLAIN), note=note)

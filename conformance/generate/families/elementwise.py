@@ -289,3 +289,8 @@ def shape_examples(plan: OperationPlan, facts: PlanFacts) -> list[Call]:
     if facts.float_positions and operation_facts(plan.operation).nan_bit_copy:
         out.append(_lanes_call(plan, facts))
     return out
+
+
+def embed_group(plan: OperationPlan, group: list[Any], note: str, options: dict) -> Call | None:
+    """Elementwise operations have no group: None."""
+    return None

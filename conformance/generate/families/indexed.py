@@ -34,6 +34,7 @@ from conformance.generate.order_values import sum_witness
 from conformance.generate.primitives import (
     _AXIS_ERRORS,
     _finish,
+    _fits,
     _make,
     _operand_dtype,
     _tensor,
@@ -255,3 +256,23 @@ def shape_examples(plan: OperationPlan, facts: PlanFacts) -> list[Call]:
     updates = _tensor_of(F32, update_values)
     note = f"{', '.join(map(str, SCATTER_UPDATE_COUNTS))} updates on one target each"
     return [_make(plan, [base, _tensor_of(I32, indices), updates], {"axis": 0}, note=note)]
+
+
+def embed_group(plan: OperationPlan, group: list[Any], note: str, options: dict) -> Call | None:
+    """scatter_add: the group's first value as the base of target 0, the rest as
+    updates on it; gather and scatter: the group as data at every index (scatter
+    writes it reversed).  None for an empty group or values that are not floats."""
+    family = plan_facts(plan).family
+    if not _fits(F32, group) or not group:
+        return None
+    if family is Family.SCATTER_ADD:
+        base = _tensor_of(F32, group[:1])
+        indices = _tensor_of(I32, [0] * (len(group) - 1))
+        updates = _tensor_of(F32, group[1:])
+        return _make(plan, [base, indices, updates], {"axis": 0}, note=note)
+    data = _tensor_of(F32, group)
+    indices = _tensor_of(I32, range(len(group)))
+    operands: list[Any] = [data, indices]
+    if family is Family.SCATTER:
+        operands.append(_tensor_of(F32, group[::-1]))
+    return _make(plan, operands, {"axis": 0}, note=note)

@@ -26,7 +26,9 @@ from conformance.generate.families.shapes import add_length
 from conformance.generate.order_values import cancelling_terms, integer_terms
 from conformance.generate.primitives import (
     _finish,
+    _fits,
     _make,
+    _neutral,
     _operand_dtype,
     _tensor,
     _tensor_of,
@@ -152,3 +154,17 @@ def shape_examples(plan: OperationPlan, facts: PlanFacts) -> list[Call]:
         b = _tensor_of(_operand_dtype(plan, 1), _terms(plan, 1, 2 * k, k + 1), (k, 2))
         out.append(_make(plan, [a, b], note=f"K = {k}"))
     return out
+
+
+def embed_group(plan: OperationPlan, group: list[Any], note: str, options: dict) -> Call | None:
+    """A 1 x n by n x 1 product whose terms are *group* times ones (on whichever side
+    the values fit; None when neither)."""
+    n = len(group)
+    for side in (0, 1):
+        dtype = _operand_dtype(plan, side)
+        other = _operand_dtype(plan, 1 - side)
+        if _fits(dtype, group):
+            ones = _tensor_of(other, [_neutral(other)] * n, (n, 1) if side == 0 else (1, n))
+            terms = _tensor_of(dtype, group, (1, n) if side == 0 else (n, 1))
+            return _make(plan, [terms, ones] if side == 0 else [ones, terms], note=note)
+    return None

@@ -52,6 +52,7 @@ from conformance.generate.primitives import (
     _AXIS_ERRORS,
     _SHAPES,
     _finish,
+    _fits,
     _make,
     _operand_dtype,
     _tensor,
@@ -480,3 +481,23 @@ def shape_examples(plan: OperationPlan, facts: PlanFacts) -> list[Call]:
         parameters = {"k": k, "axis": 0, "largest": True}
         out.append(_make(plan, [x], parameters, note="a long row with a tie at the cut-off"))
     return out
+
+
+def embed_group(plan: OperationPlan, group: list[Any], note: str, options: dict) -> Call | None:
+    """A call whose one reduced/scanned/sorted row is *group* (None: the values do not
+    fit the operand); *options* give top-k's ``k`` and ``largest`` and sort's
+    ``descending``."""
+    family = plan_facts(plan).family
+    dtype0 = _operand_dtype(plan, 0)
+    if not _fits(dtype0, group):
+        return None
+    x = _tensor_of(dtype0, group)
+    parameters: dict[str, Any] = {"axis": None if family in (Family.REDUCE, Family.ARG) else 0}
+    if family is Family.REDUCE:
+        parameters["keepdims"] = False
+    if family is Family.SORT:
+        parameters["descending"] = options["descending"]
+    if family is Family.TOPK:
+        k = len(group) if options["k"] is None else options["k"]
+        parameters = {"k": k, "axis": 0, "largest": options["largest"]}
+    return _make(plan, [x], parameters, note=note)
