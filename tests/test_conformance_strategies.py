@@ -18,6 +18,7 @@ from conformance.classes.applicability import applicable_classes
 from conformance.classes.boundary import Boundary, Group
 from conformance.generate.families import classes_hit, classes_of_calls
 from conformance.generate.primitives import accumulator_choices, weak_scalars
+from conformance.generate.signalling_nans import signalling_nan_examples
 from conformance.generate.strategies import boundary_examples, calls, invalid_calls
 from conformance.model import calls as calls_module
 from conformance.model.calls import SIGNATURES, Call, Family, family_of, literal, repro_namespace
@@ -117,11 +118,16 @@ def test_invalid_calls_keep_the_plan_and_name_one_fault(plan):
 
 @pytest.mark.parametrize("plan", PLANS, ids=IDS)
 def test_boundary_examples_hit_every_applicable_class(plan):
+    """The boundary check's calls (boundary examples and their signalling-NaN twins,
+    which alone hit the LANES_SIGNALLING classes) hit every applicable class."""
     examples = boundary_examples(plan)
     for call in examples:
         assert _reresolved(call) == plan, call
-    missing = applicable_classes(plan) - classes_of_calls(examples)
+    judged = [*examples, *signalling_nan_examples(plan)]
+    missing = applicable_classes(plan) - classes_of_calls(judged)
     assert not missing, sorted(c.name for c in missing)
+    signalling = {Boundary.LANES_SIGNALLING_NAN_MAIN, Boundary.LANES_SIGNALLING_NAN_TAIL}
+    assert not signalling & classes_of_calls(examples)  # a repro line cannot carry them
     assert boundary_examples(plan) == examples  # deterministic
 
 

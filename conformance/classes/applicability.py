@@ -17,14 +17,21 @@ from conformance.classes.boundary import (
     _CHECKED_PARAMETERS,
     _SUM_ACCUMULATIONS,
     ELEMENTWISE_EXTREMA,
+    LENGTHS,
+    MAX_RANK,
+    SCATTER_UPDATE_COUNTS,
     Boundary,
     Group,
+    PlanFacts,
+    axis_class,
+    length_class,
     plan_facts,
+    rank_class,
 )
 from conformance.model.calls import Family, ParameterKind
-from oracle import Accumulation, OperationPlan
+from oracle import Accumulation, OperationPlan, operation_facts
 
-__all__ = ["applicable_classes"]
+__all__ = ["applicable_classes", "shape_classes"]
 
 B = Boundary
 
@@ -137,4 +144,61 @@ def applicable_classes(plan: OperationPlan) -> frozenset[Boundary]:
             classes.add(B.CONV_LHS_DILATION)
         if name == "rhs_dilation":
             classes.add(B.CONV_RHS_DILATION)
+    classes |= shape_classes(facts)
     return frozenset(classes)
+
+
+#: the families over one axis of one tensor (lengths, ranks and axes apply)
+_ROW_FAMILIES = (Family.REDUCE, Family.ARG, Family.SCAN, Family.SORT, Family.TOPK)
+
+
+def shape_classes(facts: PlanFacts) -> set[Boundary]:
+    """The shape classes of the LENGTH, RANK, AXIS, LAYOUT and LANES groups that
+    can occur for the plan of *facts* (docs/shape-classes.md):
+
+    * LENGTH: the row families, matmul's K and conv's terms per output take every
+      length of :data:`LENGTHS`; scatter_add's updates per target the counts of
+      :data:`SCATTER_UPDATE_COUNTS`;
+    * RANK: elementwise (the output's rank) and reduce/arg take ranks 0 to 6, the
+      other row families (which refuse a 0-d input) 1 to 6;
+    * AXIS: every axis of ranks 1 to 6, both spellings, for the row families;
+    * LAYOUT: several axes with keepdims both ways for reduce; the three
+      broadcasting layouts for elementwise plans of two or more tensors;
+    * LANES: NaN and signalling NaN in the full blocks and the tail of a long
+      output for elementwise operations that copy NaN bits from a Float32 tensor;
+      a tie at the cut-off of a long row for top-k; NaNs in the blocks and the tail
+      of long extremum groups, and (arg) a tie across lanes.
+    """
+    family = facts.family
+    out: set[Boundary] = set()
+    if family in _ROW_FAMILIES or family in (Family.MATMUL, Family.CONV):
+        out |= {length_class(n) for n in LENGTHS}
+    if family is Family.SCATTER_ADD:
+        out |= {length_class(n) for n in SCATTER_UPDATE_COUNTS}
+    if family in (Family.ELEMENTWISE, Family.REDUCE, Family.ARG):
+        out |= {rank_class(r) for r in range(MAX_RANK + 1)}
+    if family in _ROW_FAMILIES:
+        out |= {rank_class(r) for r in range(1, MAX_RANK + 1)}
+        out |= {axis_class(a, r) for r in range(1, MAX_RANK + 1) for a in range(-r, r)}
+    if family is Family.REDUCE:
+        out |= {B.SEVERAL_AXES_KEEPDIMS, B.SEVERAL_AXES_DROPPED}
+    if family is Family.ELEMENTWISE and facts.tensor_count >= 2:
+        out |= {B.BROADCAST_LEADING_ONES, B.BROADCAST_RANK_MISMATCH, B.BROADCAST_BOTH_SIDES}
+    if (
+        family is Family.ELEMENTWISE
+        and facts.float_positions
+        and operation_facts(facts.plan.operation).nan_bit_copy
+    ):
+        out |= {
+            B.LANES_NAN_MAIN,
+            B.LANES_NAN_TAIL,
+            B.LANES_SIGNALLING_NAN_MAIN,
+            B.LANES_SIGNALLING_NAN_TAIL,
+        }
+    if family is Family.TOPK:
+        out.add(B.TOPK_LONG_ROW_TIE)
+    if facts.extremum_rule is not None and family in (Family.REDUCE, Family.ARG):
+        out |= {B.EXTREMUM_NAN_IN_BLOCKS, B.EXTREMUM_NAN_IN_TAIL}
+        if family is Family.ARG:
+            out.add(B.EXTREMUM_TIE_ACROSS_LANES)
+    return out

@@ -54,11 +54,20 @@ __all__ = [
     "ELEMENTWISE_EXTREMA",
     "INT32_MAX",
     "INT32_MIN",
+    "LANE_BLOCK",
+    "LENGTHS",
+    "LONG_ROW",
+    "MAX_RANK",
+    "SCATTER_UPDATE_COUNTS",
+    "SHAPE_GROUPS",
     "SPECIAL_FLOAT_BITS",
     "Boundary",
     "Group",
     "PlanFacts",
+    "axis_class",
+    "length_class",
     "plan_facts",
+    "rank_class",
 ]
 
 F32, I32, BOOL = DType.Float32, DType.Int32, DType.Bool
@@ -93,6 +102,33 @@ class Group(enum.Enum):
     SHAPE = "shapes"
     PARAMETER = "non-dtype parameters"
     ERROR = "error paths"
+    LENGTH = "length of the reduced, scanned, sorted or contracted axis"
+    RANK = "tensor rank"
+    AXIS = "which axis of a rank"
+    LAYOUT = "several axes, keepdims and broadcasting layouts"
+    LANES = "long rows: lanes, tails and cut-offs"
+
+
+#: the axis lengths around the power-of-two thresholds kernels switch at (SIMD
+#: lanes with a tail loop, blocked and pairwise sums, quicksort above 16, gemm
+#: tiles): one LENGTH class each (docs/shape-classes.md)
+LENGTHS: tuple[int, ...] = (
+    *range(1, 10),
+    *(n for power in (16, 32, 64, 128, 256, 1024) for n in (power - 1, power, power + 1)),
+)
+#: the updates on one scatter_add target that have a LENGTH class
+SCATTER_UPDATE_COUNTS: tuple[int, ...] = (1, 2, 4, 8, 33)
+#: ranks 0 .. MAX_RANK have a RANK class; every axis of ranks 1 .. MAX_RANK an AXIS class
+MAX_RANK = 6
+#: the widest SIMD block a kernel is assumed to use: positions past the last full
+#: block of a row are its *tail*
+LANE_BLOCK = 16
+#: a row or output is *long* (LANES classes, TOPK_LONG_ROW_TIE) past this many elements
+LONG_ROW = 32
+
+
+def _axis_name(axis: int, rank: int) -> str:
+    return f"AXIS_{'MINUS_' * (axis < 0)}{abs(axis)}_OF_{rank}"
 
 
 class Boundary(enum.Enum):
@@ -304,6 +340,70 @@ class Boundary(enum.Enum):
         Group.ERROR,
         "k not an int in [0, n], or keepdims, descending or largest not a bool",
     )
+    # -- shape classes (docs/shape-classes.md): lengths, ranks, axes, layouts, lanes
+    _ignore_ = ("_n", "_r", "_a")
+    for _n in LENGTHS:
+        locals()[f"LENGTH_{_n}"] = (
+            Group.LENGTH,
+            f"{_n} terms in a reduced/scanned/sorted row, a matmul K (M, N >= 2), the "
+            f"terms of a conv output or the updates of one scatter_add target",
+        )
+    for _r in range(MAX_RANK + 1):
+        locals()[f"RANK_{_r}"] = (Group.RANK, f"a rank-{_r} input (elementwise: output)")
+    for _r in range(1, MAX_RANK + 1):
+        for _a in (*range(_r), *range(-_r, 0)):
+            locals()[_axis_name(_a, _r)] = (Group.AXIS, f"axis {_a} of a rank-{_r} input")
+    SEVERAL_AXES_KEEPDIMS = (
+        Group.LAYOUT,
+        "two or more axes of length >= 2 reduced with keepdims=True, finite non-empty groups",
+    )
+    SEVERAL_AXES_DROPPED = (
+        Group.LAYOUT,
+        "two or more axes of length >= 2 reduced with keepdims=False, finite non-empty groups",
+    )
+    BROADCAST_LEADING_ONES = (
+        Group.LAYOUT,
+        "an operand of the output's rank stretched along a leading length-1 axis",
+    )
+    BROADCAST_RANK_MISMATCH = (Group.LAYOUT, "tensor operands of different ranks broadcast")
+    BROADCAST_BOTH_SIDES = (
+        Group.LAYOUT,
+        "two tensor operands each stretched along an axis where the other is not",
+    )
+    LANES_NAN_MAIN = (
+        Group.LANES,
+        "a quiet NaN copied to an output of > 32 elements, in its full 16-element blocks",
+    )
+    LANES_NAN_TAIL = (
+        Group.LANES,
+        "a quiet NaN copied to an output of > 32 elements, past its last full 16-element block",
+    )
+    LANES_SIGNALLING_NAN_MAIN = (
+        Group.LANES,
+        "a signalling NaN copied to an output of > 32 elements, in its full 16-element blocks",
+    )
+    LANES_SIGNALLING_NAN_TAIL = (
+        Group.LANES,
+        "a signalling NaN copied to an output of > 32 elements, past its last full block",
+    )
+    EXTREMUM_NAN_IN_BLOCKS = (
+        Group.LANES,
+        "the first NaN of an extremum group longer than 16 lies in its full 16-element "
+        "blocks, after the first element",
+    )
+    EXTREMUM_NAN_IN_TAIL = (
+        Group.LANES,
+        "the first NaN of an extremum group longer than 16 lies past its last full block",
+    )
+    EXTREMUM_TIE_ACROSS_LANES = (
+        Group.LANES,
+        "an arg-extremum group longer than 16 holds its extreme again later in a lower "
+        "lane (position mod 16): a lane-wise combination picks the wrong index",
+    )
+    TOPK_LONG_ROW_TIE = (
+        Group.LANES,
+        "a top-k row longer than 32 with 0 < k < n and a tie at the cut-off",
+    )
 
     @property
     def group(self) -> Group:
@@ -318,6 +418,29 @@ class Boundary(enum.Enum):
 
 
 B = Boundary
+
+#: the groups whose classes are *shape classes* (counted apart in coverage reports)
+SHAPE_GROUPS: frozenset[Group] = frozenset(
+    {Group.SHAPE, Group.LENGTH, Group.RANK, Group.AXIS, Group.LAYOUT, Group.LANES}
+)
+
+
+def length_class(n: int) -> Boundary:
+    """The LENGTH class of *n* terms (KeyError unless *n* is in :data:`LENGTHS`)."""
+    if n not in LENGTHS:
+        raise KeyError(f"no LENGTH class for {n}: the lengths are {LENGTHS}")
+    return Boundary[f"LENGTH_{n}"]
+
+
+def rank_class(rank: int) -> Boundary:
+    """The RANK class of *rank* (0 .. MAX_RANK; KeyError otherwise)."""
+    return Boundary[f"RANK_{rank}"]
+
+
+def axis_class(axis: int, rank: int) -> Boundary:
+    """The AXIS class of *axis* (as written, negative or not) of a *rank*-d input."""
+    return Boundary[_axis_name(axis, rank)]
+
 
 #: Bit patterns of the special Float32 values (both signs where it matters).
 SPECIAL_FLOAT_BITS: dict[str, tuple[int, ...]] = {

@@ -45,6 +45,7 @@ from conformance.generate.primitives import (
     _make,
     _neutral,
     _operand_dtype,
+    _selects,
     _tensor_of,
     accumulator_choices,
 )
@@ -55,7 +56,9 @@ from oracle import (
     OperandRole,
     OperationPlan,
     Tensor,
+    binary32,
 )
+from oracle import expected as oracle_expected
 
 __all__ = [
     "EXTREMUM_GROUPS",
@@ -118,14 +121,6 @@ ORDER_GROUPS: tuple[tuple[tuple[float, ...], int, bool], ...] = (
 _CONVERSION_INTS = (2**24 + 1, 2**25 + 1, -(2**24 + 3))
 
 
-def _fits(dtype: Any, values: Sequence[Any]) -> bool:
-    if dtype is F32:
-        return all(isinstance(v, float) for v in values)
-    if dtype is I32:
-        return all(isinstance(v, int) and INT32_MIN <= v <= INT32_MAX for v in values)
-    return False
-
-
 def _elementwise_rows(plan: OperationPlan, rows: Sequence[Sequence[Any]], note: str) -> list[Call]:
     """Calls realising *rows* (one value per operand); weak values split the calls."""
     by_weak: dict[tuple, list[Sequence[Any]]] = {}
@@ -167,56 +162,11 @@ def _embed(
     largest: bool = True,
     descending: bool = False,
 ) -> Call | None:
-    """A call in which *group* is one reduction group / sorted row / product sequence."""
-    family = plan_facts(plan).family
-    group = list(group)
-    dtype0 = _operand_dtype(plan, 0)
-    if family in (Family.REDUCE, Family.ARG, Family.SCAN, Family.SORT, Family.TOPK):
-        if not _fits(dtype0, group):
-            return None
-        x = _tensor_of(dtype0, group)
-        parameters: dict[str, Any] = {"axis": None if family in (Family.REDUCE, Family.ARG) else 0}
-        if family is Family.REDUCE:
-            parameters["keepdims"] = False
-        if family is Family.SORT:
-            parameters["descending"] = descending
-        if family is Family.TOPK:
-            parameters = {"k": len(group) if k is None else k, "axis": 0, "largest": largest}
-        return _make(plan, [x], parameters, note=note)
-    if family is Family.MATMUL:
-        n = len(group)
-        for side in (0, 1):
-            dtype = _operand_dtype(plan, side)
-            other = _operand_dtype(plan, 1 - side)
-            if _fits(dtype, group):
-                ones = _tensor_of(other, [_neutral(other)] * n, (n, 1) if side == 0 else (1, n))
-                terms = _tensor_of(dtype, group, (1, n) if side == 0 else (n, 1))
-                return _make(plan, [terms, ones] if side == 0 else [ones, terms], note=note)
-        return None
-    if family is Family.CONV:
-        if not _fits(F32, group):
-            return None
-        n = len(group)
-        lhs = _tensor_of(F32, group, (1, 1, n))
-        rhs = _tensor_of(F32, [1.0] * n, (1, 1, n))
-        return _make(plan, [lhs, rhs], dict(_CONV_1D_PLAIN), note=note)
-    if family is Family.SCATTER_ADD:
-        if not _fits(F32, group) or not group:
-            return None
-        base = _tensor_of(F32, group[:1])
-        indices = _tensor_of(I32, [0] * (len(group) - 1))
-        updates = _tensor_of(F32, group[1:])
-        return _make(plan, [base, indices, updates], {"axis": 0}, note=note)
-    if family in (Family.GATHER, Family.SCATTER):
-        if not _fits(F32, group) or not group:
-            return None
-        data = _tensor_of(F32, group)
-        indices = _tensor_of(I32, range(len(group)))
-        operands: list[Any] = [data, indices]
-        if family is Family.SCATTER:
-            operands.append(_tensor_of(F32, group[::-1]))
-        return _make(plan, operands, {"axis": 0}, note=note)
-    return None
+    """A call in which *group* is one reduction group / sorted row / product sequence:
+    the plan's family module's ``embed_group`` (None where the family has no group
+    or the values do not fit the operand)."""
+    options = {"k": k, "largest": largest, "descending": descending}
+    return module_of(plan_facts(plan).family).embed_group(plan, list(group), note, options)
 
 
 def _value_examples(plan: OperationPlan) -> list[Call]:
@@ -356,6 +306,104 @@ def _weak_examples(plan: OperationPlan) -> list[Call]:
     return calls_
 
 
+#: Int32 boundary values and the ordinary partners each is paired with (both ways)
+INT32_PAIR_BOUNDARIES: tuple[int, ...] = (INT32_MIN, INT32_MAX, -1, 0, 1)
+INT32_PAIR_PARTNERS: tuple[int, ...] = (INT32_MIN, INT32_MAX, -1, 1, 2, -2, 3, 46341, -65536)
+#: extra weak scalars paired with ordinary bases: floats binary32 must round,
+#: small exponents, and large odd ints
+WEAK_PAIR_VALUES: tuple[Any, ...] = (
+    0.1,
+    1 / 3,
+    2,
+    3,
+    -1,
+    -2,
+    0.5,
+    2.0,
+    -2.0,
+    2**24 + 1,
+    2**31 - 1,
+)
+#: the ordinary bases a weak scalar meets (per tensor dtype)
+PAIR_BASES: dict[Any, tuple[Any, ...]] = {
+    F32: tuple(
+        binary32.round_to_binary32(v)
+        for v in (-1.0, 2.0, -2.0, 3.0, -3.0, 1.1, 0.3, -2.5, 1.7, 1e-3)
+    ),
+    I32: (-1, 2, -2, 3, -3, 7),
+}
+
+
+def _raises_as_measured(call: Call) -> Call | None:
+    """*call*, declared to raise OverflowError when it overflows Int32 as measured;
+    None when the oracle refuses it otherwise (a pair the measure cannot see)."""
+    error = oracle_expected(call.operation, *call.args, **call.kwargs()).error
+    if error is None:
+        return call
+    if isinstance(error, OverflowError) and B.INT32_RESULT_OVERFLOW in classes_hit(call):
+        return Call(
+            call.operation,
+            call.args,
+            call.accumulator_dtype,
+            call.plan,
+            (OverflowError,),
+            call.note,
+        )
+    return None
+
+
+def _pair_examples(plan: OperationPlan) -> list[Call]:
+    """Boundary pairs (docs/shape-classes.md): each Int32 boundary value against
+    the others and ordinary partners, one call per overflowing pair; each weak
+    scalar (its class representatives and :data:`WEAK_PAIR_VALUES`, where they
+    select the plan) against ordinary bases."""
+    facts = plan_facts(plan)
+    if facts.family is not Family.ELEMENTWISE:
+        return []
+    out: list[Call] = []
+    tensors = [i for i, o in enumerate(plan.operands) if o.role is OperandRole.TENSOR]
+    if len(tensors) == 2 and all(_operand_dtype(plan, i) is I32 for i in tensors):
+        quiet: list[list[Any]] = []
+        pairs = {p: None for a in INT32_PAIR_BOUNDARIES for b in INT32_PAIR_PARTNERS
+                 for p in ((a, b), (b, a))}  # fmt: skip
+        for pair in pairs:
+            row = _neutral_row(plan)
+            row[tensors[0]], row[tensors[1]] = pair
+            (call,) = _elementwise_rows(plan, [row], f"the Int32 pair {pair}")
+            checked = _raises_as_measured(call)
+            if checked is not None and checked.raises:
+                out.append(checked)
+            elif checked is not None:
+                quiet.append(row)
+        if quiet:
+            out += _elementwise_rows(plan, quiet, "Int32 boundary pairs")
+    for position in facts.weak_positions:
+        values = [v for vs in weak_class_values(plan, position).values() for v in vs[:1]]
+        values += [v for v in WEAK_PAIR_VALUES if not any(_same(v, w) for w in values)]
+        target = next((i for i in tensors if _operand_dtype(plan, i) in PAIR_BASES), None)
+        if target is None:
+            continue
+        bases = PAIR_BASES[_operand_dtype(plan, target)]
+        for value in values:
+            rows = []
+            for base in bases:
+                row = _neutral_row(plan)
+                row[position], row[target] = value, base
+                rows.append(row)
+            (call,) = _elementwise_rows(plan, rows, f"the weak {value!r} against ordinary bases")
+            kinds = [o.dtype if isinstance(o, Tensor) else o for o in call.operands]
+            if not _selects(plan, kinds):
+                continue
+            checked = _raises_as_measured(call)
+            if checked is not None and not checked.raises:
+                out.append(checked)
+    return out
+
+
+def _same(a: Any, b: Any) -> bool:
+    return type(a) is type(b) and a == b
+
+
 def _structural_examples(plan: OperationPlan) -> list[Call]:
     """Shapes, parameters, indices and error paths: the plan's family module's
     ``structural_examples`` (:mod:`conformance.generate.families`)."""
@@ -375,6 +423,13 @@ def _structural_examples(plan: OperationPlan) -> list[Call]:
     return module_of(facts.family).structural_examples(plan, facts, tensor)
 
 
+def _shape_examples(plan: OperationPlan) -> list[Call]:
+    """Lengths, ranks, axes, layouts and lanes: the plan's family module's
+    ``shape_examples`` (docs/shape-classes.md)."""
+    facts = plan_facts(plan)
+    return module_of(facts.family).shape_examples(plan, facts)
+
+
 @functools.cache
 def _boundary_examples(plan: OperationPlan) -> tuple[Call, ...]:
     examples = [
@@ -383,6 +438,8 @@ def _boundary_examples(plan: OperationPlan) -> tuple[Call, ...]:
         *_group_examples(plan),
         *_weak_examples(plan),
         *_structural_examples(plan),
+        *_shape_examples(plan),
+        *_pair_examples(plan),
     ]
     for choice in accumulator_choices(plan)[1:]:
         # the other ways of requesting the same plan

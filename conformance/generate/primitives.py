@@ -339,6 +339,14 @@ def _neutral(dtype: Any) -> Any:
     return {F32: 1.0, I32: 1, BOOL: True}[dtype]
 
 
+def _fits(dtype: Any, values: Sequence[Any]) -> bool:
+    if dtype is F32:
+        return all(isinstance(v, float) for v in values)
+    if dtype is I32:
+        return all(isinstance(v, int) and INT32_MIN <= v <= INT32_MAX for v in values)
+    return False
+
+
 def _tensor_of(dtype: Any, values: Sequence[Any], shape: tuple[int, ...] | None = None) -> Tensor:
     values = tuple(values)
     return Tensor(dtype, (len(values),) if shape is None else shape, values)

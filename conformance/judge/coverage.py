@@ -16,7 +16,11 @@ required.
 exercise: a plan that ran no call at all is ``(plan, None)``; an applicable
 input class a plan never hit is ``(plan, cls)``.
 :meth:`~CoverageMatrix.missing_results` lists the applicable result classes a
-plan never hit, ``(plan, result_class)``.  A run is :attr:`~CoverageMatrix.complete`
+plan never hit, ``(plan, result_class)``.  The shape classes
+(:data:`~conformance.classes.boundary.SHAPE_GROUPS`: lengths, ranks, axes,
+layouts, lanes) are input classes, counted again on their own in the summary
+(``shape_pairs_applicable``, ``shape_pairs_missing``).
+A run is :attr:`~CoverageMatrix.complete`
 when both lists are empty.  Matrices merge (one per pytest-xdist worker) and
 round-trip through JSON, where a plan is named by ``OperationPlan.describe()``
 (unique among the resolvable plans); a JSON row without ``result_hits``
@@ -32,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.classes.applicability import applicable_classes
-from conformance.classes.boundary import Boundary
+from conformance.classes.boundary import SHAPE_GROUPS, Boundary
 from conformance.classes.result import ResultClass, result_classes_hit
 from conformance.generate.families import classes_hit
 from conformance.generate.witnesses import applicable_result_classes
@@ -181,6 +185,12 @@ class CoverageMatrix:
                 "plans_exercised": sum(1 for p in self.plans if self._calls[p]),
                 "pairs_applicable": sum(len(applicable_classes(p)) for p in self.plans),
                 "pairs_missing": sum(1 for _, cls in missing if cls is not None),
+                "shape_pairs_applicable": sum(
+                    sum(c.group in SHAPE_GROUPS for c in applicable_classes(p)) for p in self.plans
+                ),
+                "shape_pairs_missing": sum(
+                    1 for _, cls in missing if cls is not None and cls.group in SHAPE_GROUPS
+                ),
                 "result_pairs_applicable": sum(
                     len(applicable_result_classes(p)) for p in self.plans
                 ),
@@ -219,7 +229,9 @@ class CoverageMatrix:
             "",
             f"{summary['plans_exercised']} of {summary['plans']} plans exercised; "
             f"{summary['pairs_applicable'] - summary['pairs_missing']} of "
-            f"{summary['pairs_applicable']} applicable (plan, input class) pairs and "
+            f"{summary['pairs_applicable']} applicable (plan, input class) pairs (of them "
+            f"{summary['shape_pairs_applicable'] - summary['shape_pairs_missing']} of "
+            f"{summary['shape_pairs_applicable']} (plan, shape class) pairs) and "
             f"{summary['result_pairs_applicable'] - summary['result_pairs_missing']} of "
             f"{summary['result_pairs_applicable']} applicable (plan, result class) pairs hit.",
             "",

@@ -28,8 +28,10 @@ The package, in the order its modules import each other:
   constructors of a fault (the machinery; no fault);
 * :mod:`~conformance.mutants.kernels` -- building blocks of faulty kernels;
 * the fault tables :mod:`~conformance.mutants.elementwise`,
-  :mod:`~conformance.mutants.structured` and :mod:`~conformance.mutants.result`
-  (faults on result classes, their operations read from the witness data);
+  :mod:`~conformance.mutants.structured`, :mod:`~conformance.mutants.shapes`
+  (faults past a size, rank or layout threshold: docs/shape-classes.md) and
+  :mod:`~conformance.mutants.result` (faults on result classes, their operations
+  read from the witness data);
 * :mod:`~conformance.mutants.catalogue` -- :data:`MUTANTS`, assembled from the
   tables, and :data:`KNOWN_GAPS`;
 * :mod:`~conformance.mutants.kill` -- :func:`kill` (the suite's checks

@@ -1,8 +1,9 @@
 """The mutant catalogue: every fault table, assembled into :data:`MUTANTS`.
 
-The catalogue is the three fault tables in this order -- elementwise
+The catalogue is the four fault tables in this order -- elementwise
 (:mod:`conformance.mutants.elementwise`), structured
-(:mod:`conformance.mutants.structured`), result classes
+(:mod:`conformance.mutants.structured`), shapes and orders
+(:mod:`conformance.mutants.shapes`), result classes
 (:mod:`conformance.mutants.result`) -- which is the order of
 ``docs/mutants.md``.  It imports the fault modules; they never import it.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from conformance.mutants import elementwise, result, structured
+from conformance.mutants import elementwise, result, shapes, structured
 from conformance.mutants.mutant import Mutant, MutantBackend, backend_class
 
 __all__ = ["KNOWN_GAPS", "MUTANTS", "mutant_backend"]
@@ -28,7 +29,9 @@ def _catalogue(*tables: Iterable[Mutant]) -> dict[str, Mutant]:
 
 
 #: mutant name -> record, in catalogue order
-MUTANTS: dict[str, Mutant] = _catalogue(elementwise.FAULTS, structured.FAULTS, result.FAULTS)
+MUTANTS: dict[str, Mutant] = _catalogue(
+    elementwise.FAULTS, structured.FAULTS, shapes.FAULTS, result.FAULTS
+)
 
 #: Mutants the ``ci`` profile does not kill yet, with the witness call that
 #: would (a gap of the strategies' boundary examples).  Empty: every mutant is

@@ -92,7 +92,8 @@ def write_summary(state: Any, terminalreporter: Any, exitstatus: Any) -> None:
             write(
                 f"coverage: {coverage['plans_exercised']} of {coverage['plans']} plans "
                 f"exercised, {coverage['pairs_hit']} of {coverage['pairs_applicable']} "
-                f"applicable (plan, boundary class) pairs and "
+                f"applicable (plan, boundary class) pairs ({coverage.get('shape_pairs_hit', 0)} "
+                f"of {coverage.get('shape_pairs_applicable', 0)} (plan, shape class)) and "
                 f"{coverage.get('result_pairs_hit', 0)} of "
                 f"{coverage.get('result_pairs_applicable', 0)} (plan, result class) pairs hit"
                 + ("" if not coverage["missing"] else " -- INCOMPLETE, the run fails:")

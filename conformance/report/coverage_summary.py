@@ -16,6 +16,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from conformance.classes.boundary import SHAPE_GROUPS
 from conformance.judge.coverage import CoverageMatrix
 
 __all__ = ["summarise"]
@@ -34,7 +35,8 @@ def summarise(
     calls not judged.  The summary is :meth:`CoverageMatrix.as_dict`'s, with
     ``matrix`` (format, classes, plans), ``pairs_hit``, ``pairs_missing``,
     ``pairs_not_supported``, the same three ``result_pairs_*`` counts for
-    (plan, result class) pairs, and ``missing`` (``"PLAN: CLASS"``,
+    (plan, result class) pairs and ``shape_pairs_*`` for the (plan, shape class) pairs
+    among the input pairs, and ``missing`` (``"PLAN: CLASS"``,
     ``"PLAN: result CLASS"`` or ``"PLAN: not exercised"``) for the gaps not
     excused.
     """
@@ -72,6 +74,14 @@ def summarise(
             - summary[f"{prefix}_missing"]
             - summary[f"{prefix}_not_supported"]
         )
+    shape_missing = [c for _, c in missing if c is not None and c.group in SHAPE_GROUPS]
+    summary["shape_pairs_not_supported"] = summary["shape_pairs_missing"] - len(shape_missing)
+    summary["shape_pairs_missing"] = len(shape_missing)
+    summary["shape_pairs_hit"] = (
+        summary["shape_pairs_applicable"]
+        - summary["shape_pairs_missing"]
+        - summary["shape_pairs_not_supported"]
+    )
     summary["missing"] = [
         f"{plan.describe()}: {'not exercised' if cls is None else cls.name}"
         for plan, cls in missing

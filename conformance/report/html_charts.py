@@ -149,6 +149,13 @@ def _coverage(summary: Mapping[str, Any]) -> list[str]:
         f"exercised; {_count(summary.get('pairs_hit'))} of "
         f"{_count(summary.get('pairs_applicable'))} applicable (plan, boundary class) pairs hit"
         + (
+            f" ({_count(summary['shape_pairs_hit'])} of "
+            f"{_count(summary.get('shape_pairs_applicable'))} (plan, shape class) pairs: "
+            "the LENGTH, RANK, AXIS, LAYOUT and LANES columns)"
+            if "shape_pairs_hit" in summary
+            else ""
+        )
+        + (
             f"; {_count(summary['pairs_not_supported'])} not judged (unsupported features)"
             if summary.get("pairs_not_supported")
             else ""

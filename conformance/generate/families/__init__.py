@@ -10,6 +10,14 @@ Each module serves the :class:`~conformance.model.calls.Family` members in its
 ``structural_examples(plan, facts, tensor)``
     deterministic calls of the family's shapes, parameters and error paths
     (part of :func:`conformance.generate.strategies.boundary_examples`);
+``embed_group(plan, group, note, options)``
+    a call in which *group* is one reduction group, sorted row, product
+    sequence or scatter target (None where the family has no group or the
+    values do not fit); *options* holds ``k``, ``largest``, ``descending``;
+``shape_examples(plan, facts)``
+    deterministic calls that hit the plan's shape classes (lengths, ranks,
+    axes, layouts, lanes: docs/shape-classes.md) with order-sensitive values
+    (:mod:`conformance.generate.order_values`);
 ``measure(call, facts, operands, parameters, hits)``
     add the input classes (:class:`~conformance.classes.boundary.Boundary`) *call*
     hits to *hits*; raise :class:`~conformance.generate.families.measures.Invalid`
@@ -67,6 +75,12 @@ class FamilyModule(Protocol):
     def structural_examples(
         self, plan: OperationPlan, facts: PlanFacts, tensor: Callable[..., Tensor]
     ) -> list[Call]: ...
+
+    def embed_group(
+        self, plan: OperationPlan, group: list[Any], note: str, options: dict
+    ) -> Call | None: ...
+
+    def shape_examples(self, plan: OperationPlan, facts: PlanFacts) -> list[Call]: ...
 
     def measure(
         self, call: Call, facts: PlanFacts, operands: Sequence[Any], parameters: dict, hits: set

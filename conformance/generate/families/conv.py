@@ -10,6 +10,7 @@ own.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -18,6 +19,7 @@ from hypothesis import strategies as st
 
 from conformance.classes.boundary import (
     F32,
+    LENGTHS,
     B,
     PlanFacts,
 )
@@ -25,12 +27,16 @@ from conformance.generate.families.measures import Invalid as _Invalid
 from conformance.generate.families.measures import (
     _sum_classes,
 )
+from conformance.generate.families.shapes import add_length
+from conformance.generate.order_values import cancelling_terms, sum_witness
 from conformance.generate.primitives import (
     _CONV_1D_PLAIN,
     _finish,
+    _fits,
     _make,
     _operand_dtype,
     _tensor,
+    _tensor_of,
 )
 from conformance.model.calls import Call, Family
 from oracle import OperationPlan, Tensor
@@ -71,6 +77,8 @@ def _conv(call: Call, facts: PlanFacts, operands, parameters, hits) -> None:
     lhs_array = np.arange(lhs.size).reshape(lhs.shape)
     rhs_array = np.arange(rhs.size).reshape(rhs.shape)
     out_per_group = g.group_out_channels
+    if batch and out_channels and math.prod(out_sizes):
+        add_length(per_group * math.prod(window), hits)
     with np.errstate(all="ignore"):
         for n in range(batch):
             for o in range(out_channels):
@@ -215,3 +223,39 @@ def structural_examples(
         )
     )
     return out
+
+
+def _channels(n: int) -> int:
+    """The input channels of a conv with *n* terms per output: n's smallest prime
+    factor for a composite n (the terms span channels and window), else 1."""
+    return next((c for c in range(2, math.isqrt(n) + 1) if n % c == 0), 1)
+
+
+def shape_examples(plan: OperationPlan, facts: PlanFacts) -> list[Call]:
+    """One conv per LENGTH: two outputs of n terms each (channels x window).  The
+    first output's weights are 1, so its terms, in the logical order (window
+    position, then channel), are an order witness
+    (:func:`~conformance.generate.order_values.sum_witness`); the second's weights
+    are order-sensitive values."""
+    out = []
+    for n in LENGTHS:
+        c = _channels(n)
+        w = n // c
+        witness = sum_witness(n)
+        lhs_values = [
+            witness[position * c + channel] for channel in range(c) for position in range(w)
+        ]
+        lhs = _tensor_of(F32, lhs_values, (1, c, w))
+        rhs = _tensor_of(F32, (1.0,) * n + cancelling_terms(n, n + 1), (2, c, w))
+        out.append(_make(plan, [lhs, rhs], dict(_CONV_1D_PLAIN), note=f"{n} terms per output"))
+    return out
+
+
+def embed_group(plan: OperationPlan, group: list[Any], note: str, options: dict) -> Call | None:
+    """A one-output conv whose terms are *group* times weights of 1 (None: not floats)."""
+    if not _fits(F32, group):
+        return None
+    n = len(group)
+    lhs = _tensor_of(F32, group, (1, 1, n))
+    rhs = _tensor_of(F32, [1.0] * n, (1, 1, n))
+    return _make(plan, [lhs, rhs], dict(_CONV_1D_PLAIN), note=note)

@@ -20,6 +20,7 @@ from conformance.classes.boundary import (
     ELEMENTWISE_EXTREMA,
     F32,
     I32,
+    MAX_RANK,
     B,
     Boundary,
     PlanFacts,
@@ -29,6 +30,7 @@ from conformance.classes.witness_tables import (
     _EXACT_FLOAT,
     _EXACT_INT,
     _exact_fraction,
+    weak_representatives,
 )
 from conformance.generate.families.measures import Invalid as _Invalid
 from conformance.generate.families.measures import (
@@ -36,6 +38,7 @@ from conformance.generate.families.measures import (
     _int_result_classes,
     rounding_classes,
 )
+from conformance.generate.families.shapes import add_broadcast_layout, add_lanes, add_rank
 from conformance.generate.primitives import (
     _SHAPES,
     _broadcast_shapes,
@@ -44,10 +47,11 @@ from conformance.generate.primitives import (
     _make,
     _operand_dtype,
     _tensor,
+    _tensor_of,
     _weak_values,
 )
 from conformance.model.calls import Call, Family
-from oracle import Arithmetic, OperandRole, OperationPlan, Tensor, binary32
+from oracle import Arithmetic, OperandRole, OperationPlan, Tensor, binary32, operation_facts
 
 
 def _broadcast_rows(operands: Sequence[Any], hits: set[Boundary]) -> list[tuple[Any, ...]]:
@@ -82,9 +86,23 @@ def _materialise_row(plan: OperationPlan, row: Sequence[Any]) -> list[Any]:
     return out
 
 
+def _copied_values(facts: PlanFacts, rows: Sequence[Sequence[Any]]) -> list[Any]:
+    """The input value each output element copies (select: the chosen branch,
+    a unary bit copy: its operand), in flat output order."""
+    if facts.bool_positions:
+        return [row[1] if row[0] else row[2] for row in rows]
+    return [row[0] for row in rows]
+
+
 def _elementwise(call: Call, facts: PlanFacts, operands: Sequence[Any], hits: set[Boundary]):
     rows = _broadcast_rows(operands, hits)
     plan = facts.plan
+    shapes = [o.shape for o in operands if isinstance(o, Tensor)]
+    out_shape = tuple(np.broadcast_shapes(*shapes)) if shapes else ()
+    add_rank(len(out_shape), hits)
+    add_broadcast_layout(shapes, out_shape, hits)
+    if operation_facts(plan.operation).nan_bit_copy:
+        add_lanes(_copied_values(facts, rows), hits)
     float_rule = plan.compute is Arithmetic.BINARY32 and plan.operation in _EXACT_FLOAT
     int_rule = plan.compute is Arithmetic.INT32_EXACT_CHECKED and plan.operation in _EXACT_INT
     extrema = ELEMENTWISE_EXTREMA.get(plan.operation, ())
@@ -195,3 +213,84 @@ def structural_examples(
             _elementwise_shaped(plan, shapes, "shapes that do not broadcast", raises=(ValueError,))
         )
     return out
+
+
+#: the lengths of the axes of the rank examples (a rank-r output has the first r)
+_RANK_SHAPE = (2, 3, 2, 2, 2, 2)
+#: the broadcasting layouts: the shapes of the first two tensor operands
+_LAYOUTS: tuple[tuple[str, tuple[int, ...], tuple[int, ...]], ...] = (
+    ("a leading length-1 axis stretched", (1, 3), (2, 3)),
+    ("operands of different ranks", (3,), (2, 3)),
+    ("both operands stretched", (2, 1), (1, 3)),
+)
+#: the output length of the lanes examples: two full 16-element blocks and a tail of 3
+_LANES_LENGTH = 35
+#: the quiet NaNs of the lanes examples (a payload, the sign bit set)
+_QUIET_NANS = (0x7FC00001, 0xFFD2A4C6)
+
+
+def _varied(dtype: Any, size: int, weak: bool) -> tuple[Any, ...]:
+    """Values that differ by position (so a layout fault shows), safe for every
+    operation: nonzero, small, and Int32 ones 1 when a weak scalar could overflow."""
+    if dtype is F32:
+        return tuple((-1.0) ** i * (0.5 + (i % 13) * 0.25) for i in range(size))
+    if dtype is I32:
+        return tuple(1 if weak else 1 + i % 3 for i in range(size))
+    return tuple(i % 2 == 0 for i in range(size))
+
+
+def _varied_call(plan: OperationPlan, shapes: Sequence[tuple[int, ...]], note: str) -> Call:
+    """A call whose tensor operands have *shapes* (in order) and varied values."""
+    weak = weak_representatives(plan)
+    has_weak = bool(plan_facts(plan).weak_positions)
+    shapes_iter = iter(shapes)
+    operands: list[Any] = []
+    for position, operand in enumerate(plan.operands):
+        if operand.role is OperandRole.WEAK_SCALAR:
+            operands.append(weak[position][0])
+            continue
+        shape = next(shapes_iter)
+        values = _varied(operand.dtype, math.prod(shape), has_weak)
+        operands.append(_tensor_of(operand.dtype, values, shape))
+    return _make(plan, operands, note=note)
+
+
+def _lanes_call(plan: OperationPlan, facts: PlanFacts) -> Call:
+    """Quiet NaNs copied to the full blocks and the tail of a 35-element output
+    (select: into the branch the condition chooses there).  Its signalling twin
+    is :mod:`conformance.generate.signalling_nans`' (which replaces every NaN of
+    a bit-copy example): a repro line cannot carry a signalling pattern, so no
+    boundary example holds one."""
+    base = _varied_call(plan, [(_LANES_LENGTH,)] * facts.tensor_count, "")
+    condition = facts.bool_positions[0] if facts.bool_positions else None
+    args = list(base.operands)
+    for position in facts.float_positions:
+        # select's x is copied where the condition (True at even i) holds, y elsewhere
+        odd = condition is not None and position != condition + 1
+        main, tail = (5, 33) if odd else (4, 34)
+        bits = list(base.operands[position].bits())
+        bits[main], bits[tail] = _QUIET_NANS
+        args[position] = Tensor.from_bits(F32, (_LANES_LENGTH,), bits)
+    return _make(plan, args, note="NaNs in the 16-element blocks and the tail of 35 outputs")
+
+
+def shape_examples(plan: OperationPlan, facts: PlanFacts) -> list[Call]:
+    """Ranks 0 to 6 of the output, the broadcasting layouts (two or more tensors)
+    and, for an operation that copies NaN bits, NaNs in the blocks and the tail
+    of a long output."""
+    count = facts.tensor_count
+    out = [
+        _varied_call(plan, [_RANK_SHAPE[:rank]] * count, f"rank-{rank} operands")
+        for rank in range(MAX_RANK + 1)
+    ]
+    if count >= 2:
+        for note, first, second in _LAYOUTS:
+            out.append(_varied_call(plan, [first, second, *[(2, 3)] * (count - 2)], note))
+    if facts.float_positions and operation_facts(plan.operation).nan_bit_copy:
+        out.append(_lanes_call(plan, facts))
+    return out
+
+
+def embed_group(plan: OperationPlan, group: list[Any], note: str, options: dict) -> Call | None:
+    """Elementwise operations have no group: None."""
+    return None

@@ -18,6 +18,7 @@ from hypothesis.extra.numpy import array_shapes
 from conformance.classes.boundary import (
     F32,
     I32,
+    SCATTER_UPDATE_COUNTS,
     B,
     Boundary,
     PlanFacts,
@@ -28,9 +29,12 @@ from conformance.generate.families.measures import (
     _sum_classes,
 )
 from conformance.generate.families.reduction import _axis_ok
+from conformance.generate.families.shapes import add_length
+from conformance.generate.order_values import sum_witness
 from conformance.generate.primitives import (
     _AXIS_ERRORS,
     _finish,
+    _fits,
     _make,
     _operand_dtype,
     _tensor,
@@ -92,6 +96,7 @@ def _indexed(call: Call, facts: PlanFacts, operands, parameters, hits) -> None:
         targets.setdefault(target, [data.values[target]]).append(update)
     for terms in targets.values():
         _sum_classes(terms, hits)
+        add_length(len(terms) - 1, hits, SCATTER_UPDATE_COUNTS)
 
 
 FAMILIES = frozenset({Family.GATHER, Family.SCATTER, Family.SCATTER_ADD})
@@ -229,3 +234,45 @@ def structural_examples(
             )
         )
     return out
+
+
+def shape_examples(plan: OperationPlan, facts: PlanFacts) -> list[Call]:
+    """scatter_add: one call whose target t receives SCATTER_UPDATE_COUNTS[t] updates,
+    interleaved (duplicates never adjacent); each target's base and updates, in
+    index order, are an order witness
+    (:func:`~conformance.generate.order_values.sum_witness`)."""
+    if facts.family is not Family.SCATTER_ADD:
+        return []
+    targets = len(SCATTER_UPDATE_COUNTS)
+    terms = [list(sum_witness(count + 1, salt=1)) for count in SCATTER_UPDATE_COUNTS]
+    base = _tensor_of(F32, [row.pop(0) for row in terms])
+    indices: list[int] = []
+    update_values: list[float] = []
+    while any(terms):
+        for target in range(targets):
+            if terms[target]:
+                indices.append(target)
+                update_values.append(terms[target].pop(0))
+    updates = _tensor_of(F32, update_values)
+    note = f"{', '.join(map(str, SCATTER_UPDATE_COUNTS))} updates on one target each"
+    return [_make(plan, [base, _tensor_of(I32, indices), updates], {"axis": 0}, note=note)]
+
+
+def embed_group(plan: OperationPlan, group: list[Any], note: str, options: dict) -> Call | None:
+    """scatter_add: the group's first value as the base of target 0, the rest as
+    updates on it; gather and scatter: the group as data at every index (scatter
+    writes it reversed).  None for an empty group or values that are not floats."""
+    family = plan_facts(plan).family
+    if not _fits(F32, group) or not group:
+        return None
+    if family is Family.SCATTER_ADD:
+        base = _tensor_of(F32, group[:1])
+        indices = _tensor_of(I32, [0] * (len(group) - 1))
+        updates = _tensor_of(F32, group[1:])
+        return _make(plan, [base, indices, updates], {"axis": 0}, note=note)
+    data = _tensor_of(F32, group)
+    indices = _tensor_of(I32, range(len(group)))
+    operands: list[Any] = [data, indices]
+    if family is Family.SCATTER:
+        operands.append(_tensor_of(F32, group[::-1]))
+    return _make(plan, operands, {"axis": 0}, note=note)

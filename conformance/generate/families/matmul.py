@@ -13,6 +13,8 @@ import numpy as np
 from hypothesis import strategies as st
 
 from conformance.classes.boundary import (
+    F32,
+    LENGTHS,
     B,
     PlanFacts,
 )
@@ -20,11 +22,16 @@ from conformance.generate.families.measures import Invalid as _Invalid
 from conformance.generate.families.measures import (
     _sum_classes,
 )
+from conformance.generate.families.shapes import add_length
+from conformance.generate.order_values import cancelling_terms, integer_terms
 from conformance.generate.primitives import (
     _finish,
+    _fits,
     _make,
+    _neutral,
     _operand_dtype,
     _tensor,
+    _tensor_of,
 )
 from conformance.model.calls import Call, Family
 from oracle import Arithmetic, OperationPlan, Tensor, binary32
@@ -71,6 +78,9 @@ def measure(
 ) -> None:
     """Add the classes of *call* to *hits* (raises Invalid for a refused structure)."""
     _matmul(call, facts, operands, hits)
+    a, b = operands
+    if a.shape[0] >= 2 and b.shape[1] >= 2:  # a gemm tile, not a vector product
+        add_length(a.shape[1], hits)
 
 
 # -- generation: valid calls, invalid calls, structural examples -----------------------
@@ -123,3 +133,38 @@ def structural_examples(
         )
     )
     return out
+
+
+def _terms(plan: OperationPlan, position: int, count: int, seed: int) -> tuple[Any, ...]:
+    """Order-sensitive finite values for operand *position* (Int32 ones stay small
+    for an Int32 plan and use 21 bits when converted to Float32)."""
+    dtype = _operand_dtype(plan, position)
+    if dtype is F32:
+        return cancelling_terms(count, seed)
+    converted = plan.operands[position].convert_to is F32
+    return integer_terms(count, seed, 2**20 if converted else 1000)
+
+
+def shape_examples(plan: OperationPlan, facts: PlanFacts) -> list[Call]:
+    """A 2 x K by K x 2 product for every K of LENGTHS (a gemm tile, not a vector
+    product), with order-sensitive values."""
+    out = []
+    for k in LENGTHS:
+        a = _tensor_of(_operand_dtype(plan, 0), _terms(plan, 0, 2 * k, k), (2, k))
+        b = _tensor_of(_operand_dtype(plan, 1), _terms(plan, 1, 2 * k, k + 1), (k, 2))
+        out.append(_make(plan, [a, b], note=f"K = {k}"))
+    return out
+
+
+def embed_group(plan: OperationPlan, group: list[Any], note: str, options: dict) -> Call | None:
+    """A 1 x n by n x 1 product whose terms are *group* times ones (on whichever side
+    the values fit; None when neither)."""
+    n = len(group)
+    for side in (0, 1):
+        dtype = _operand_dtype(plan, side)
+        other = _operand_dtype(plan, 1 - side)
+        if _fits(dtype, group):
+            ones = _tensor_of(other, [_neutral(other)] * n, (n, 1) if side == 0 else (1, n))
+            terms = _tensor_of(dtype, group, (1, n) if side == 0 else (n, 1))
+            return _make(plan, [terms, ones] if side == 0 else [ones, terms], note=note)
+    return None

@@ -16,6 +16,10 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import array_shapes
 
 from conformance.classes.boundary import (
+    F32,
+    LENGTHS,
+    LONG_ROW,
+    MAX_RANK,
     B,
     Boundary,
     PlanFacts,
@@ -28,16 +32,34 @@ from conformance.generate.families.measures import (
     _product_classes,
     _sum_classes,
 )
+from conformance.generate.families.shapes import (
+    add_axes,
+    add_extremum_lanes,
+    add_length,
+    add_rank,
+    add_several_axes,
+)
+from conformance.generate.order_values import (
+    cancelling_terms,
+    distinct_row,
+    integer_terms,
+    product_factors,
+    product_witness,
+    sum_witness,
+    tied_row,
+)
 from conformance.generate.primitives import (
     _AXIS_ERRORS,
     _SHAPES,
     _finish,
+    _fits,
     _make,
     _operand_dtype,
     _tensor,
+    _tensor_of,
 )
 from conformance.model.calls import Call, Family, ParameterKind
-from oracle import Accumulation, OperationPlan, Tensor
+from oracle import Accumulation, OperationPlan, Tensor, binary32
 
 
 def _axis_ok(axis: Any, ndim: int) -> bool:
@@ -152,6 +174,29 @@ def measure(
 ) -> None:
     """Add the classes of *call* to *hits* (raises Invalid for a refused structure)."""
     _reduction(call, facts, operands, parameters, hits)
+    _shape_classes(facts, operands[0], parameters, hits)
+
+
+def _shape_classes(facts: PlanFacts, x: Tensor, parameters: dict, hits: set[Boundary]) -> None:
+    """The rank, axis, length and layout classes of a valid call of a row family."""
+    add_rank(x.ndim, hits)
+    axis = parameters.get("axis")
+    written = () if axis is None else axis if isinstance(axis, tuple) else (axis,)
+    add_axes(written, x.ndim, hits)
+    axes = tuple(range(x.ndim)) if axis is None else tuple(int(a) % x.ndim for a in written)
+    add_length(math.prod(x.shape[a] for a in axes), hits)
+    if facts.family is Family.REDUCE:
+        keepdims = parameters.get("keepdims") is True
+        add_several_axes(x.shape, axes, keepdims, x.values, hits)
+    rule = facts.extremum_rule
+    if rule is not None and x.size:
+        ties = facts.family is Family.ARG
+        for group in _groups(x, axes):
+            add_extremum_lanes(group, rule, ties, hits)
+    if facts.family is Family.TOPK and B.TOPK_TIE_AT_CUTOFF in hits:
+        k, n = parameters.get("k"), x.shape[axes[0]]
+        if n > LONG_ROW and isinstance(k, int) and 0 < k < n:
+            hits.add(B.TOPK_LONG_ROW_TIE)
 
 
 # -- generation: valid calls, invalid calls, structural examples -----------------------
@@ -326,3 +371,133 @@ def structural_examples(
         no_k = {"k": None, "axis": 0, "largest": True}
         out.append(_make(plan, [tensor((3,))], no_k, raises=(TypeError,), note="k=None"))
     return out
+
+
+#: the lengths of the axes of the rank and axis examples (a rank-r input has the first r;
+#: unequal lengths, so that an axis mix-up changes the result's shape)
+_RANK_SHAPE = (3, 2, 4, 2, 2, 2)
+
+
+def _row_values(plan: OperationPlan, n: int, seed: int) -> tuple[Any, ...]:
+    """Order-sensitive finite values for *n* terms of *plan*'s accumulation."""
+    accumulation = plan.accumulation
+    if _operand_dtype(plan, 0) is not F32:
+        return integer_terms(n, seed)
+    if accumulation is Accumulation.SEQUENTIAL_BINARY32_PRODUCT:
+        return product_factors(n, seed)
+    rule = plan_facts(plan).extremum_rule
+    if rule is not None:
+        return distinct_row(n, seed, largest_last=rule == "max")
+    if plan_facts(plan).family in (Family.SORT, Family.TOPK):
+        return tied_row(n, seed)
+    return cancelling_terms(n, seed)
+
+
+#: the quiet NaN of the extremum lane examples (a payload)
+_NAN_PAYLOAD_BITS = 0x7FC00001
+
+
+def _extremum_lane_examples(plan: OperationPlan, facts: PlanFacts) -> list[Call]:
+    """Extremum groups of 33 and 17 (two and one full 16-element blocks and a
+    tail): a NaN in the blocks, a NaN in the tail, and the extreme at 7 and again
+    at 18 (a later element in a lower lane)."""
+    largest = facts.extremum_rule == "max"
+    out = []
+    for n, where, note in ((33, 5, "blocks"), (33, 32, "tail"), (17, 16, "tail")):
+        row = list(distinct_row(n, where, largest_last=largest))
+        row[where] = binary32.from_bits(_NAN_PAYLOAD_BITS)
+        out.append(_extremum_call(plan, facts, row, f"a NaN in the {note} of {n} terms"))
+    row = list(distinct_row(40, 7, largest_last=largest))
+    row[7] = row[18] = row[-1]
+    row[-1] = sorted(row)[len(row) // 2]
+    out.append(_extremum_call(plan, facts, row, "the extreme at 7 and in a lower lane at 18"))
+    return out
+
+
+def _extremum_call(plan: OperationPlan, facts: PlanFacts, row: list[float], note: str) -> Call:
+    parameters: dict[str, Any] = {"axis": 0}
+    if facts.family is Family.REDUCE:
+        parameters["keepdims"] = False
+    return _make(plan, [_tensor_of(F32, row)], parameters, note=note)
+
+
+def _order_witness(plan: OperationPlan, n: int) -> tuple[float, ...] | None:
+    """For a sequential accumulation, *n* terms whose sequential result differs
+    from every other plausible order (:mod:`conformance.generate.order_values`)."""
+    if plan.accumulation is Accumulation.SEQUENTIAL_BINARY32:
+        return sum_witness(n)
+    if plan.accumulation is Accumulation.SEQUENTIAL_BINARY32_PRODUCT:
+        return product_witness(n)
+    return None
+
+
+def shape_examples(plan: OperationPlan, facts: PlanFacts) -> list[Call]:
+    """The shape classes of a row family as deterministic calls: one row of every
+    LENGTH, every axis of ranks 1 to 6 (both spellings), several axes with
+    keepdims both ways (reduce), a long top-k row with a tie at the cut-off."""
+    family = facts.family
+    dtype = _operand_dtype(plan, 0)
+
+    def call(shape: tuple[int, ...], axis: Any, note: str, seed: int, **extra: Any) -> Call:
+        x = _tensor_of(dtype, _row_values(plan, math.prod(shape), seed), shape)
+        parameters: dict[str, Any] = {"axis": axis}
+        if family is Family.REDUCE:
+            parameters["keepdims"] = extra.get("keepdims", False)
+        elif family is Family.SORT:
+            parameters["descending"] = extra.get("descending", False)
+        elif family is Family.TOPK:
+            n = shape[axis] if isinstance(axis, int) else math.prod(shape)
+            k = extra.get("k", max(1, n // 3))
+            parameters = {"k": k, "axis": axis, "largest": True}
+        return _make(plan, [x], parameters, note=note)
+
+    out = []
+    for n in LENGTHS:
+        witness = _order_witness(plan, n)
+        if witness is None:
+            out.append(call((n,), 0, f"a row of {n} terms", n))
+            continue
+        x = _tensor_of(dtype, witness)
+        parameters: dict[str, Any] = {"axis": 0}
+        if family is Family.REDUCE:
+            parameters["keepdims"] = False
+        out.append(_make(plan, [x], parameters, note=f"an order witness of {n} terms"))
+    for rank in range(1, MAX_RANK + 1):
+        shape = _RANK_SHAPE[:rank]
+        for axis in range(-rank, rank):
+            out.append(call(shape, axis, f"axis {axis} of a rank-{rank} input", rank))
+    if family in (Family.REDUCE, Family.ARG):
+        out.append(call((), None, "a rank-0 input", 0))
+    if facts.extremum_rule is not None:
+        out += _extremum_lane_examples(plan, facts)
+    if family is Family.REDUCE:
+        out.append(call((3, 2, 4), (0, 2), "two axes, keepdims", 1, keepdims=True))
+        out.append(call((3, 2, 4), (-1, 0), "two axes, dropped", 2, keepdims=False))
+    if family is Family.TOPK:
+        row = list(distinct_row(LONG_ROW + 8, 3))
+        k = 10
+        row[-1] = sorted(row, reverse=True)[k]  # ties the new k-th largest, in the tail
+        x = _tensor_of(dtype, row)
+        parameters = {"k": k, "axis": 0, "largest": True}
+        out.append(_make(plan, [x], parameters, note="a long row with a tie at the cut-off"))
+    return out
+
+
+def embed_group(plan: OperationPlan, group: list[Any], note: str, options: dict) -> Call | None:
+    """A call whose one reduced/scanned/sorted row is *group* (None: the values do not
+    fit the operand); *options* give top-k's ``k`` and ``largest`` and sort's
+    ``descending``."""
+    family = plan_facts(plan).family
+    dtype0 = _operand_dtype(plan, 0)
+    if not _fits(dtype0, group):
+        return None
+    x = _tensor_of(dtype0, group)
+    parameters: dict[str, Any] = {"axis": None if family in (Family.REDUCE, Family.ARG) else 0}
+    if family is Family.REDUCE:
+        parameters["keepdims"] = False
+    if family is Family.SORT:
+        parameters["descending"] = options["descending"]
+    if family is Family.TOPK:
+        k = len(group) if options["k"] is None else options["k"]
+        parameters = {"k": k, "axis": 0, "largest": options["largest"]}
+    return _make(plan, [x], parameters, note=note)
