@@ -196,6 +196,9 @@ def _pytest_arguments(arguments: argparse.Namespace, ini: str) -> list[str]:
         args += ["--plancheck-unsupported", feature]
     # the plugin's summary groups every failure by class: no per-item failure blocks
     args += ["--tb=no", "-rE"]
+    # this command imported plancheck's packages before pytest started: from a wheel,
+    # pytest would warn that it cannot rewrite the asserts of its own plugin modules
+    args += ["-W", "ignore::pytest.PytestAssertRewriteWarning"]
     for budget in arguments.ulp_budget:
         args += ["--plancheck-ulp-budget", budget]
     if arguments.timeout is not None:
