@@ -100,6 +100,21 @@ class _RunObserver:
     plancheck_cli = True
     result: str | None = None
 
+    def pytest_sessionstart(self, session: Any) -> None:
+        # pytest-xdist, at -q and not on a terminal, prints "bringing up nodes..." when the
+        # workers start and again when they have collected: once is the news
+        status = session.config.pluginmanager.get_plugin("terminaldistreporter")
+        if status is not None and hasattr(status, "ensure_show_status"):
+            show = status.ensure_show_status
+            shown: list[bool] = []
+
+            def once() -> None:
+                if not shown:
+                    shown.append(True)
+                    show()
+
+            status.ensure_show_status = once
+
     def pytest_unconfigure(self, config: Any) -> None:
         from conformance.pytest_plugin import state_of
 

@@ -1,5 +1,10 @@
 """Coverage of a run: a plan whose every class-hitting check ran must hit every
 applicable class (:mod:`conformance.report.coverage_summary`); a gap fails the run.
+
+Collecting is not a run (``--collect-only``/``--co``): no check ran, so there is no
+coverage verdict and the session keeps pytest's own exit status.  Nor is a run
+stopped by Ctrl-C: what did not run is not a gap of the backend's (the summary
+says the run was interrupted; :mod:`conformance.pytest_plugin.terminal_summary`).
 """
 
 from __future__ import annotations
@@ -18,7 +23,9 @@ class CoverageCheck:
     :class:`~conformance.pytest_plugin.state.PlancheckState`)."""
 
     def _coverage(self) -> None:
-
+        """Fill ``coverage_summary`` per backend; a gap clears ``coverage_complete``."""
+        if self.config.option.collectonly or self.interrupted():
+            return
         order = {p: i for i, p in enumerate(self.all_plans)}
         for label in self.labels:
             selected: dict[Any, set[str]] = {}
@@ -42,6 +49,17 @@ class CoverageCheck:
             self.coverage_summary[label] = summary
             if summary["missing"]:
                 self.coverage_complete = False
+
+    #: set when pytest reports a KeyboardInterrupt (Ctrl-C, or SIGTERM through
+    #: conformance.judge.runner.watch_interrupts)
+    keyboard_interrupt = False
+
+    def pytest_keyboard_interrupt(self, excinfo: Any) -> None:
+        self.keyboard_interrupt = True
+
+    def interrupted(self) -> bool:
+        """Whether the session was stopped by Ctrl-C (SIGINT) or SIGTERM."""
+        return self.keyboard_interrupt
 
     def _coverage_blames_backend(self) -> bool:
         """Coverage gaps other than those of operations the oracle failed on."""

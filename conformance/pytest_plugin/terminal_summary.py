@@ -16,6 +16,7 @@ control sequences.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from typing import Any
 
@@ -60,6 +61,7 @@ def write_summary(state: Any, terminalreporter: Any, exitstatus: Any) -> None:
     if state.is_worker or not state.labels:
         return
     complete = int(exitstatus) in (0, 1)
+    interrupted = state.interrupted() or int(exitstatus) == 2
 
     def write(line: str) -> None:  # backend text may carry terminal escapes
         terminalreporter.write_line(terminal_text(line, _LINE_LIMIT))
@@ -88,7 +90,12 @@ def write_summary(state: Any, terminalreporter: Any, exitstatus: Any) -> None:
             where = state.report_path or "the report file (--report out.md)"
             write(f"... details of {len(new) - TERMINAL_DETAILS} more new classes in {where}")
         coverage = state.coverage_summary.get(label)
-        if coverage:
+        if interrupted:
+            write(
+                f"coverage: not judged, the run was interrupted after {state.finished} of "
+                f"{counted(state.collected_items, 'test item')} (the table shows what finished)"
+            )
+        elif coverage:
             write(
                 f"coverage: {coverage['plans_exercised']} of {coverage['plans']} plans "
                 f"exercised, {coverage['pairs_hit']} of {coverage['pairs_applicable']} "
@@ -106,6 +113,8 @@ def write_summary(state: Any, terminalreporter: Any, exitstatus: Any) -> None:
                 f"coverage not enforced for {partial} plan{'s' * (partial != 1)} whose checks "
                 "were only partly selected (-k, -m or node ids)"
             )
+    if interrupted and not state.table.backends():
+        write("plancheck: INCOMPLETE (interrupted before any test item finished): no verdict")
     totals = [state.table.totals(label) for label in state.table.backends()]
     stats = getattr(terminalreporter, "stats", {})
     failed_items = len(stats.get("failed", ()))
@@ -146,3 +155,17 @@ def write_summary(state: Any, terminalreporter: Any, exitstatus: Any) -> None:
               f"({stale['reason']})")  # fmt: skip
     if state.report_path is not None:
         write(f"plancheck report: {state.report_path}")
+    if interrupted:
+        _quiet_interrupt_banner(terminalreporter)
+
+
+def _quiet_interrupt_banner(terminalreporter: Any) -> None:
+    """pytest ends an interrupted session with a ``!!! KeyboardInterrupt !!!`` banner and
+    the place the exception was raised -- here always a line of plancheck's signal
+    handler (:func:`conformance.judge.runner.watch_interrupts`), a traceback that says
+    nothing the summary above does not.  The banner stays, as a plain statement."""
+    memo = getattr(terminalreporter, "_keyboardinterrupt_memo", None)
+    crash = getattr(memo, "reprcrash", None)
+    if crash is not None and dataclasses.is_dataclass(crash):
+        # without "KeyboardInterrupt" in the message pytest prints the banner only
+        memo.reprcrash = dataclasses.replace(crash, message="interrupted (Ctrl-C or SIGTERM)")
