@@ -37,6 +37,8 @@ OPTIONS: dict[str, tuple[bool, str, str]] = {
     "seed": (False, "SEED", "the random seed of the search (an integer >= 0); printed at the "
              "start of every run, the same seed repeats the same calls"),
     "max-examples": (False, "N", "generated calls per plan instead of the profile's"),
+    "xfail-strict": (False, "true|false", "true: a listed deviation that no longer fails "
+                     "fails the run (as pytest's xfail_strict)"),
     "report": (False, "PATH", "write the conformance report (.json, .md or .html), updated "
                "per test item"),
 }  # fmt: skip

@@ -224,6 +224,8 @@ def _pytest_arguments(arguments: argparse.Namespace, ini: str) -> list[str]:
         args += ["--plancheck-max-examples", str(arguments.max_examples)]
     if arguments.xfail:
         args += ["--plancheck-xfail", arguments.xfail]
+    if arguments.xfail_strict:
+        args += ["--plancheck-xfail-strict", "true"]
     if arguments.report:
         args += ["--plancheck-report", arguments.report]
     if os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD"):
@@ -377,6 +379,11 @@ def _add_run_parsers(commands: Any) -> None:
         help="ULP budget for a correctly rounded operation (repeatable)",
     )
     run.add_argument("--xfail", metavar="FILE", help="known deviations file")
+    run.add_argument(
+        "--xfail-strict",
+        action="store_true",
+        help="a listed deviation that no longer fails fails the run (pytest's xfail_strict)",
+    )
     run.add_argument(
         "--seed",
         type=_seed,

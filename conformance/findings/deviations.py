@@ -18,7 +18,8 @@ from typing import Any
 
 import pytest
 
-from conformance.model.capabilities import FEATURES, parse_features
+from conformance.findings.finding import class_spelling_problem
+from conformance.model.capabilities import parse_features
 from conformance.model.sanitize import terminal_text
 from oracle import registered_operations, resolvable_plans
 
@@ -62,13 +63,6 @@ class Deviation:
             and (self.cls is None or cls == self.cls)
             and (self.backend is None or self.backend == label)
         )
-
-
-def _class_spelling_ok(cls: str) -> bool:
-
-    prefixes = ("wrong-value:", "missing-exception:", "wrong-exception:", "warning:", "raises-")
-    plain = {"input-modified", "hang", "crash", "allocation-before-error", *FEATURES}
-    return cls in plain or (cls.startswith(prefixes) and not cls.endswith((":", "-")))
 
 
 def _split_selector(selector: str) -> tuple[str, str | None, str | None]:
@@ -184,11 +178,10 @@ def _parse(path: Path, text: str) -> tuple[list[Deviation], frozenset[str]]:
         if entry.plan is not None and entry.plan not in plans:
             shown = terminal_text(repr(entry.plan), 200)
             raise pytest.UsageError(f"{path}: unknown plan {shown} (see `plancheck plans`)")
-        if entry.cls is not None and not _class_spelling_ok(entry.cls):
+        problem = None if entry.cls is None else class_spelling_problem(entry.cls)
+        if problem is not None:
             raise pytest.UsageError(
-                f"{path}: {terminal_text(entry.selector, 200)}: "
-                f"{terminal_text(repr(entry.cls), 200)} is not a deviation class (spell it "
-                f"as the report prints it, e.g. wrong-value:signed-zero, zero-size, hang)"
+                f"{path}: {terminal_text(entry.selector, 200)}: {terminal_text(problem, 2000)}"
             )
 
     try:

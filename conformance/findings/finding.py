@@ -43,11 +43,14 @@ Class spellings (the part after ``@`` in ``operation[/plan]@class``):
 
 from __future__ import annotations
 
+import difflib
 import math
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from conformance.classes.boundary import Boundary
 from conformance.findings.failure import PROBLEM_RULES
 from conformance.generate.families import classes_hit
 from conformance.model.capabilities import FEATURES, features_of, first_feature
@@ -55,8 +58,12 @@ from oracle import binary32
 
 __all__ = [
     "KINDS",
+    "PLAIN_CLASSES",
+    "WARNING_FLAGS",
+    "WRONG_VALUE_ELEMENTS",
     "DeviationClass",
     "Finding",
+    "class_spelling_problem",
     "element_class",
     "findings_of",
     "group",
@@ -132,6 +139,17 @@ def element_class(expected: Any, actual: Any, ulp: int | None) -> str:
     return "1-ulp" if ulp == 1 else "many-ulps"
 
 
+#: the element sorts of ``wrong-value:<element>``: :func:`element_class`'s and the
+#: result-form ones
+WRONG_VALUE_ELEMENTS = (
+    "nan", "nan-bits", "spurious-nan", "signed-zero", "zero", "subnormal", "infinity",
+    "overflow", "sign", "1-ulp", "many-ulps", "outside-interval", "integer", "bool",
+    "shape-or-dtype", "type",
+)  # fmt: skip
+
+#: the classes with nothing after a colon (besides the capability features)
+PLAIN_CLASSES = ("input-modified", "hang", "crash", "allocation-before-error")
+
 #: IEEE flag -> words of numpy's warning messages that name it
 _FLAG_WORDS = {
     "overflow": ("overflow",),
@@ -139,6 +157,86 @@ _FLAG_WORDS = {
     "divide-by-zero": ("divide by zero", "division by zero"),
     "invalid": ("invalid value", "invalid"),
 }
+
+
+#: the IEEE flags of ``warning:<flag>`` (else the warning's category name)
+WARNING_FLAGS = tuple(_FLAG_WORDS)
+
+#: an exception or warning type's name, as ``raises-<Exception>`` and the
+#: exception and warning classes spell it (``ValueError``, ``RuntimeWarning``,
+#: ``ValueError|TypeError`` when several types were due)
+_TYPE_NAME = re.compile(r"[A-Z][A-Za-z0-9_]*(\|[A-Z][A-Za-z0-9_]*)*")
+
+
+def error_boundaries() -> tuple[str, ...]:
+    """The error classes ``missing-exception:`` and ``wrong-exception:`` name
+    (``error-bad-axis``, ``int32-result-overflow`` ...): :func:`_boundary`'s choice."""
+    return tuple(
+        b.name.lower().replace("_", "-")
+        for b in Boundary
+        if b.value[0].name in ("ERROR", "INT32_RESULT")
+        and (b.name.startswith("ERROR") or b.name.endswith("OVERFLOW"))
+    )
+
+
+def class_spelling_problem(cls: str) -> str | None:
+    """Why *cls* is not a deviation class as reports spell it (None when it is): the
+    message names the valid spellings of its part and the nearest one.
+
+    Checked part by part: ``wrong-value:`` takes :data:`WRONG_VALUE_ELEMENTS`,
+    ``warning:`` an IEEE flag (:data:`WARNING_FLAGS`) or a warning category's
+    name, ``missing-exception:``/``wrong-exception:`` an error class
+    (:func:`error_boundaries`), an exception type's name or ``error``,
+    ``raises-`` an exception type's name; else one of :data:`PLAIN_CLASSES` or a
+    capability feature.
+    """
+    head, colon, part = cls.partition(":")
+    if colon:
+        if head == "wrong-value":
+            valid, types = WRONG_VALUE_ELEMENTS, False
+        elif head == "warning":
+            valid, types = WARNING_FLAGS, True
+        elif head in ("missing-exception", "wrong-exception"):
+            valid, types = (*error_boundaries(), "error"), True
+        else:
+            return _nearest(cls, _all_spellings(), "a deviation class")
+        if part in valid or (types and _TYPE_NAME.fullmatch(part)):
+            return None
+        takes = ", ".join(valid)
+        if head.endswith("exception"):
+            takes += " or an exception type's name (ValueError)"
+        elif types:
+            takes += " or a warning category's name (RuntimeWarning)"
+        close = difflib.get_close_matches(part, valid, n=1, cutoff=0.6)
+        hint = f" (did you mean {head}:{close[0]}?)" if close else ""
+        return f"{part!r} after {head}: is not a deviation class{hint}; {head}: takes {takes}"
+    if cls.startswith("raises-"):
+        if _TYPE_NAME.fullmatch(cls[len("raises-") :]):
+            return None
+        return f"{cls!r}: raises- takes an exception type's name (raises-ValueError)"
+    if cls in PLAIN_CLASSES or cls in FEATURES:
+        return None
+    return _nearest(cls, _all_spellings(), "a deviation class")
+
+
+def _all_spellings() -> list[str]:
+    return [
+        *(f"wrong-value:{e}" for e in WRONG_VALUE_ELEMENTS),
+        *(f"warning:{f}" for f in WARNING_FLAGS),
+        *(f"{k}:{b}" for k in ("missing-exception", "wrong-exception") for b in error_boundaries()),
+        *PLAIN_CLASSES,
+        *FEATURES,
+    ]
+
+
+def _nearest(word: str, valid: Iterable[str], what: str) -> str:
+    close = difflib.get_close_matches(word, list(valid), n=1, cutoff=0.6)
+    hint = f" (did you mean {close[0]}?)" if close else ""
+    return (
+        f"{word!r} is not {what}{hint}; spell it as the report prints it: "
+        "wrong-value:ELEMENT, warning:FLAG, missing-exception:ERROR, wrong-exception:ERROR, "
+        "raises-EXCEPTION, " + ", ".join(PLAIN_CLASSES) + " or a capability feature"
+    )
 
 
 def warning_flag(category: str, message: str) -> str:

@@ -135,6 +135,8 @@ class Aggregation:
             )  # fmt: skip
         if status != 1:
             return f"pytest exit status {status}"
+        if self.stale_fails() and not self.found_nonconformance():
+            return "stale known deviations (strict)"
         statuses = {row.status for b in self.table.backends() for _, row in self.table.rows(b)}
         if statuses - {"conforms", "xfail", "ORACLE ERROR"} or self._coverage_blames_backend():
             return "not conforming"
@@ -150,6 +152,18 @@ class Aggregation:
             if matched and not self.deviation_failed[deviation]:
                 stale.append({"selector": deviation.selector, "reason": deviation.reason})
         return stale
+
+    def stale_fails(self) -> bool:
+        """Whether the run fails on listed deviations that no longer fail: strict mode
+        (``--plancheck-xfail-strict true``, ``plancheck_xfail_strict = true``, ``plancheck
+        run --xfail-strict``), as pytest's ``xfail_strict`` fails an xpass.  Only a
+        finished run judges staleness: an interrupted or collect-only one has not
+        met the deviations it did not reach."""
+        if not self.config.option.plancheck_xfail_strict:
+            return False
+        if self.config.option.collectonly or self.interrupted():
+            return False
+        return bool(self.stale_deviations())
 
     def deviation_classes(self) -> list[Any]:
         """The run's deviation classes (:func:`conformance.findings.finding.group`)."""

@@ -37,11 +37,24 @@ def typed(config: Any, name: str) -> str:
     return f"--{name}" if from_cli(config) else f"--plancheck-{name}"
 
 
+#: the spellings of a true and a false ``--plancheck-xfail-strict`` (pytest's ini booleans)
+_TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
+
+
+def _boolean(text: str) -> bool:
+    if text.strip().lower() in _TRUE:
+        return True
+    if text.strip().lower() in _FALSE:
+        return False
+    raise ValueError("expected true or false")
+
+
 #: how a value given as text becomes an option value (the command line's own checks)
 _CONVERT: dict[str, Any] = {
     "timeout": seconds_option,
     "seed": seed_option,
     "max-examples": max_examples_option,
+    "xfail-strict": _boolean,
 }
 _PROFILES = ("ci", "dev", "thorough")
 

@@ -266,7 +266,7 @@ class PlancheckState(Parametrization, Aggregation, CoverageCheck, Reporting, Fau
             return
         self._coverage()
         status = int(session.exitstatus)
-        if not self.coverage_complete and status == 0:
+        if (not self.coverage_complete or self.stale_fails()) and status == 0:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
             status = 1
         self.complete = status in (0, 1)

@@ -150,9 +150,10 @@ def write_summary(state: Any, terminalreporter: Any, exitstatus: Any) -> None:
                     f"  {entry.get('operation')}: {entry.get('problem')} -- "
                     f"{entry.get('plan')} [{entry.get('test', '').rpartition('::')[2]}]"
                 )
+    strict = " -- the run fails (strict)" if state.stale_fails() else ""
     for stale in state.stale_deviations():
         write(f"plancheck: listed deviation no longer fails: {stale['selector']} "
-              f"({stale['reason']})")  # fmt: skip
+              f"({stale['reason']}){strict}")  # fmt: skip
     if state.report_path is not None:
         write(f"plancheck report: {state.report_path}")
     if interrupted:
