@@ -40,7 +40,9 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import sys
+from collections.abc import Iterable
 from typing import Any
 
 from conformance.model.options import max_examples as _max_examples
@@ -60,6 +62,27 @@ from oracle.planner import resolvable_plans
 CONFORMS, NOT_CONFORMING, USAGE_ERROR, INCOMPLETE = 0, 1, 2, 3
 ORACLE_ERROR = INCOMPLETE
 
+#: the exit statuses, as ``--help`` lists them (per command where they differ)
+EXIT_STATUSES = {
+    "run": "exit status: 0 everything run conforms; 1 a non-conformance (a failure, a timeout, "
+    "a crash, a coverage gap, a stale known deviation with --xfail-strict); 2 a usage error; "
+    "3 incomplete with nothing non-conforming found (interrupted, only oracle errors)",
+    "diff": "exit status: 0 the backends agree on every call; 1 they disagree; 2 a usage "
+    "error; 3 interrupted with no disagreement found",
+    "repro": "exit status: 0 the call conforms; 1 it does not; 2 a usage error; 3 the oracle "
+    "declines or fails",
+    "call": "exit status: 0 the result conforms; 1 it does not; 2 a usage error (an unknown "
+    "operation or backend, a malformed literal, a call that does not plan without "
+    "--expect-error); 3 the oracle declines",
+    "exhaustive": "exit status: 0 every selected plan has a current verdict for every selected "
+    "shard and all conform; 1 non-conformance found; 2 a usage error; 3 incomplete "
+    "(interrupted, a shard without a verdict, a damaged state file, --table on a plan not "
+    "covered in full)",
+    "plans": "exit status: 0 listed; 2 a usage error (an unknown operation)",
+    "backends": "exit status: 0",
+    "plot": "exit status: 0 the plot is written; 2 a usage error (or matplotlib missing)",
+}
+
 
 def _load_problem(name: str) -> str | None:
     """Why backend *name* cannot be loaded, or None.  A backend whose loading exits
@@ -74,6 +97,19 @@ def _load_problem(name: str) -> str | None:
     finally:
         host.close()
     return declared if isinstance(declared, str) else None
+
+
+def error_text(error: BaseException) -> str:
+    """An error's message for a person: its text without the exception class's name
+    (the type's name only when there is no text, e.g. a bare ``SystemExit``)."""
+    text = str(error.args[0]) if len(error.args) == 1 else str(error)
+    return text.strip() or f"{type(error).__name__} (no message)"
+
+
+def suggestion(name: str, choices: Iterable[str]) -> str:
+    """`` (did you mean A or B?)`` for the names of *choices* nearest *name*, or ``""``."""
+    close = difflib.get_close_matches(name, list(choices), n=2, cutoff=0.6)
+    return f" (did you mean {' or '.join(close)}?)" if close else ""
 
 
 def _usage(command: str, message: str) -> int:
@@ -149,7 +185,8 @@ def _check_run_options(arguments: argparse.Namespace) -> str | None:
     operations = {p.operation for p in resolvable_plans()}
     unknown = [op for op in arguments.op if op not in operations]
     if unknown:
-        return f"unknown operation(s): {', '.join(unknown)} (see `plancheck plans`)"
+        named = ", ".join(op + suggestion(op, sorted(operations)) for op in unknown)
+        return f"unknown operation(s): {named} (see `plancheck plans`)"
     for name in arguments.backend:
         problem = _load_problem(name)
         if problem is not None:
@@ -329,6 +366,7 @@ def _diff(arguments: argparse.Namespace) -> int:
 def _add_run_parsers(commands: Any) -> None:
     run = commands.add_parser(
         "run",
+        epilog=EXIT_STATUSES["run"],
         help="run the conformance suite on a backend (through pytest and xdist)",
         description="Example: plancheck run --backend cpu --op add --op exp --report out.md",
     )
@@ -413,6 +451,7 @@ def _add_run_parsers(commands: Any) -> None:
     run.set_defaults(handler=_run)
     diff = commands.add_parser(
         "diff",
+        epilog=EXIT_STATUSES["diff"],
         help="run the same calls on two backends and report every disagreement by class",
         description="Example: plancheck diff --backend cpu --backend generic --op add",
     )
@@ -427,6 +466,7 @@ def _add_run_parsers(commands: Any) -> None:
     diff.set_defaults(handler=_diff)
     repro = commands.add_parser(
         "repro",
+        epilog=EXIT_STATUSES["repro"],
         help="re-run exactly one call from a failure report and print its full report",
         description='Example: plancheck repro --backend cpu \'{"v":1,"op":"neg",...}\'',
     )
@@ -441,7 +481,12 @@ def _add_run_parsers(commands: Any) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="plancheck", description="plancheck: operation dtype policy oracle and conformance"
+        prog="plancheck",
+        description="plancheck: operation dtype policy oracle and conformance",
+        epilog="exit status (run, diff, repro, call, exhaustive): 0 conforms (or agrees); 1 "
+        "a non-conformance (or a disagreement); 2 a usage error; 3 incomplete, with nothing "
+        "non-conforming found (interrupted, oracle errors); `plancheck COMMAND --help` "
+        "gives each command's",
     )
     from conformance.model.versions import plancheck_version
 
@@ -450,26 +495,33 @@ def build_parser() -> argparse.ArgumentParser:
     from conformance.cli import backends_command
 
     listing = commands.add_parser(
-        "backends", help="every known backend, whether it is installed, and how to install it"
+        "backends",
+        epilog=EXIT_STATUSES["backends"],
+        help="every known backend, whether it is installed, and how to install it",
     )
     backends_command.add_arguments(listing)
     listing.set_defaults(handler=backends_command.main)
     from conformance.cli import plans_command
 
     plans = commands.add_parser(
-        "plans", help="print every resolvable plan, as reports and deviation files spell it"
+        "plans",
+        epilog=EXIT_STATUSES["plans"],
+        help="print every resolvable plan, as reports and deviation files spell it",
     )
     plans_command.add_arguments(plans)
     plans.set_defaults(handler=plans_command.main)
     from conformance.cli import call_command
 
     call = commands.add_parser(
-        "call", help="run one operation on one backend with literal arguments"
+        "call",
+        epilog=EXIT_STATUSES["call"],
+        help="run one operation on one backend with literal arguments",
     )
     call_command.add_arguments(call)
     call.set_defaults(handler=call_command.main)
     exhaustive = commands.add_parser(
         "exhaustive",
+        epilog=EXIT_STATUSES["exhaustive"],
         help="certify unary plans over all 2**32 inputs (sharded, resumable)",
         description="Example: plancheck exhaustive --backend cpu --op exp --shard 3/64",
     )
@@ -477,6 +529,7 @@ def build_parser() -> argparse.ArgumentParser:
     exhaustive.set_defaults(handler=lambda arguments: _exhaustive_module().main(arguments))
     plot = commands.add_parser(
         "plot",
+        epilog=EXIT_STATUSES["plot"],
         help="draw one unary operation's ULP error against its input (PNG; extra 'plot')",
         description="Example: plancheck plot --backend numpy-float32 --op exp --out exp.png",
     )

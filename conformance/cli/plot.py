@@ -165,7 +165,7 @@ def _usage(arguments) -> str | None:
     except (KeyboardInterrupt, exhaustive.Interrupted):
         raise
     except BaseException as error:  # ImportError, TypeError, SystemExit from builtins:exit
-        return f"cannot load backend {arguments.backend!r}: {type(error).__name__}: {error}"
+        return f"cannot load backend {arguments.backend!r}: {error}"
     return None
 
 

@@ -23,6 +23,7 @@ The options are a table (:data:`OPTIONS`) shared with the pytest plugin
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import os
 import signal
@@ -100,7 +101,9 @@ OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
                 "help": "K: only every K-th shard (a 1/K stratified sample)"}),
     ("ulp-budget", {"type": _int_in(0, 1 << 32), "default": 0,
                     "help": "ULP budget, correctly rounded ops"}),
-    ("state", {"default": str(X.DEFAULT_STATE), "help": "state file (resumption, evidence)"}),
+    ("state", {"default": str(X.DEFAULT_STATE),
+               "help": "state file (resumption, evidence; default %(default)s, in the "
+               "current directory)"}),
     ("fresh", {"action": "store_true", "help": "check every shard again (records are kept)"}),
     ("also", {"default": "", "help": "backends measured alongside, e.g. numpy-float32"}),
     ("every-int32", {"action": "store_true",
@@ -135,6 +138,14 @@ def select(op: str, dtype: str) -> list[str]:
     ops = None if op == "all" else [o.strip() for o in op.split(",") if o.strip()]
     if ops == []:
         raise KeyError("--op names no operation")
+    for name in ops or ():
+        if name not in V.OPS:
+            close = difflib.get_close_matches(name, V.OPS, n=2, cutoff=0.6)
+            hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+            raise KeyError(
+                f"--op {name}: not a Float32 unary operation{hint}; the exhaustive sweep "
+                f"covers {', '.join(V.OPS)}"
+            )
     plans = X.plan_ids(ops, int32=dtype != "Float32")
     if dtype == "Int32":
         plans = [p for p in plans if p.endswith(":Int32")]
@@ -148,6 +159,11 @@ def selection(
 ) -> tuple[int, list[int]]:
     """(shard count, selected shard indices); ValueError when nothing is selected."""
     if shard is not None:
+        if shards is not None and shards != shard[1]:
+            raise ValueError(
+                f"--shards {shards} conflicts with --shard {shard[0]}/{shard[1]} (the N of "
+                "I/N is the shard count): give one of them, or the same N in both"
+            )
         return shard[1], [shard[0]]
     count = X.default_shards(shards, sample)
     indices = X.sampled_shards(count, sample)
@@ -166,7 +182,14 @@ def _load_backend(name: str) -> None:
     except (KeyboardInterrupt, X.Interrupted):
         raise
     except BaseException as error:  # ImportError, TypeError, SystemExit from builtins:exit ...
-        raise _Usage(f"cannot load backend {name!r}: {type(error).__name__}: {error}") from None
+        raise _Usage(f"cannot load backend {name!r}: {_reason(error)}") from None
+
+
+def _reason(error: BaseException) -> str:
+    """An error's message for a person: its text, the type's name only when it has none
+    (a bare ``SystemExit``)."""
+    text = str(error.args[0]) if len(error.args) == 1 else str(error)
+    return text.strip() or f"{type(error).__name__} (no message)"
 
 
 def _writable(path: str | None, what: str) -> None:
@@ -185,7 +208,7 @@ def _prepare(arguments) -> tuple[list[str], int, list[int], list[str], Store]:
         plans = select(arguments.op, arguments.dtype)
         count, indices = selection(arguments.shard, arguments.shards, arguments.sample)
     except (KeyError, ValueError) as error:
-        raise _Usage(str(error).strip("'\"")) from None
+        raise _Usage(str(error.args[0]) if error.args else str(error)) from None
     also = [a.strip() for a in arguments.also.split(",") if a.strip()]
     for name in [arguments.backend, *also]:
         _load_backend(name)
