@@ -35,6 +35,7 @@ from conformance.generate.strategies import boundary_examples, calls, invalid_ca
 from conformance.judge.checks import applies
 from conformance.judge.corpus_check import _chunks, _single_case, _to_array
 from conformance.judge.profiles import PROFILES
+from conformance.judge.reproducible import without_local_constants
 from conformance.judge.runner import (
     OracleError,
     Outcome,
@@ -219,7 +220,8 @@ def diff_plan(labels: tuple[str, str], backends_: tuple[Any, Any], plan: Operati
         body._hypothesis_internal_add_digest = (  # type: ignore[attr-defined]
             f"plancheck diff {plan.describe()}".encode()
         )
-        settings(profile.settings(examples, shrink=False))(given(strategy)(body))()
+        with without_local_constants():  # the same calls as `plancheck run` draws
+            settings(profile.settings(examples, shrink=False))(given(strategy)(body))()
     if applies("corpus", plan):
         _compare_corpus(comparison, backends_, profile.corpus_level, timeout)
     return comparison

@@ -228,6 +228,9 @@ class FailureReport:
     test: str = ""
     note: str = ""
     semantics: str = ""
+    #: the IEEE warnings the call emitted (``Category: message``), or the
+    #: FloatingPointError it raised
+    warnings: list[str] = field(default_factory=list)
 
     def _elided(self) -> bool:
         """Whether the whole tensors are left out: every mismatch shows its inputs, and
@@ -261,6 +264,8 @@ class FailureReport:
             lines.append(f"  expected:   {_summary(self.expected) if elided else self.expected}")
         if self.actual:
             lines.append(f"  actual:     {_summary(self.actual) if elided else self.actual}")
+        for warning in self.warnings:
+            lines.append(f"  warning:    {warning}")
         if self.ulp is not None:
             lines.append(f"  ULP distance (max over mismatches): {self.ulp}")
         if self.mismatches:
@@ -333,6 +338,16 @@ def _mismatch_dict(m: Any, call: Call | None = None) -> dict[str, Any]:
     }
 
 
+def _warnings_of(outcome: Any) -> list[str]:
+    """The warnings of a call as the report shows them: each ``Category: message`` it
+    emitted, and a FloatingPointError it raised (numpy's errstate turned into one)."""
+    shown = [terminal_text(w, 500) for w in getattr(outcome, "warnings", ())]
+    raised = getattr(outcome, "raised", None)
+    if isinstance(raised, FloatingPointError):
+        shown.append(terminal_text(f"FloatingPointError: {raised}", 500))
+    return shown
+
+
 def failure_report(outcome: Any, backend: str, test: str = "") -> FailureReport:
     """The :class:`FailureReport` of a runner Outcome (conforming or not)."""
     call: Call = outcome.call
@@ -373,6 +388,7 @@ def failure_report(outcome: Any, backend: str, test: str = "") -> FailureReport:
         call=encoded,
         test=test,
         note=call.note,
+        warnings=_warnings_of(outcome),
         semantics=semantics_of(expectation.plan or call.plan)
         if (expectation.plan or call.plan)
         else "",

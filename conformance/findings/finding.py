@@ -75,6 +75,7 @@ KINDS = (
     "wrong value",
     "missing exception",
     "wrong exception",
+    "unexpected exception",
     "warning",
     "input modified",
     "crash",
@@ -277,7 +278,7 @@ def _exception_findings(outcome: Any, plan: str, rule: str) -> list[Finding]:
     if outcome.problem == "unexpected exception":
         feature = first_feature(features_of(call))
         cls = feature if feature is not None else f"raises-{type(raised).__name__}"
-        return [Finding(operation, plan, "wrong exception", cls, rule)]
+        return [Finding(operation, plan, "unexpected exception", cls, rule)]
     if outcome.problem == "allocation before error":
         return [Finding(operation, plan, "wrong exception", "allocation-before-error", rule)]
     boundary = _boundary(call, outcome.expectation)

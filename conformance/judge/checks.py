@@ -65,6 +65,7 @@ from conformance.generate.validation import invalid_examples
 from conformance.generate.witnesses import witness_calls
 from conformance.judge.checker import Checker, HungCall, NonConformance, OracleFailed
 from conformance.judge.corpus_check import check_corpus_plan
+from conformance.judge.reproducible import without_local_constants
 from conformance.judge.runner import (
     OracleError,
 )
@@ -157,7 +158,8 @@ def _search(checker: Checker, strategy: Any, examples: int) -> None:
             target.clear()
             set_aside.update(entry["class"] for entry in checker.classes.values())
             try:
-                test()
+                with without_local_constants():  # the same calls however plancheck started
+                    test()
             except _NewClass:
                 checker._counting = True
                 continue

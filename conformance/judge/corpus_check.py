@@ -322,6 +322,26 @@ def _hygiene_of_chunk(checker: Checker, chunk: Call, warned: bool, modified: boo
             checker.judge(_narrow(checker, chunk, shows(kind)))
 
 
+def _class_counts(checker: Checker) -> dict[Any, int]:
+    return {key: entry["count"] for key, entry in checker.classes.items()}
+
+
+def _attribute_chunk(checker: Checker, before: dict[Any, int], size: int) -> None:
+    """A chunk of *size* cases that raised counts *size* failing corpus cases: the
+    classes its probes recorded (:func:`_chunk_failed`) hold that many calls in all,
+    the cases not probed one by one counted in the first class recorded (they went
+    without a result just as its cases did), so a class's count and the run's
+    failing calls agree."""
+    grown = [
+        (key, entry["count"] - before.get(key, 0))
+        for key, entry in checker.classes.items()
+        if entry["count"] > before.get(key, 0)
+    ]
+    rest = size - sum(n for _, n in grown)
+    if grown and rest > 0:
+        checker.classes[grown[0][0]]["count"] += rest
+
+
 def _chunk_failed(checker: Checker, chunk: Call, limit: int = 64) -> Tensor | None:
     """A chunk the backend raised on (or timed out on): judge its first cases alone
     (recording their classes), and the chunk itself when none of them fails alone.
@@ -331,8 +351,12 @@ def _chunk_failed(checker: Checker, chunk: Call, limit: int = 64) -> Tensor | No
     """
     before = len(checker.classes)
     size = chunk.args[0].size
+    # the probes are corpus cases, counted as such by the caller (corpus_failed), not
+    # generated examples: the example counts are left as they were
+    counts = checker.examples, checker.passed, checker.failed
     for index in range(min(limit, size)):
         checker.judge(_case_call(checker.plan, chunk, index))
+    checker.examples, checker.passed, checker.failed = counts
     if len(checker.classes) != before:
         return None
     outcome = checker.run(chunk)
@@ -392,12 +416,14 @@ def check_corpus_plan(checker: Checker) -> None:
         except BaseException as error:  # a backend's BaseException is judged, case by case
             if isinstance(error, KeyboardInterrupt) and is_real_interrupt(error):
                 raise
+            counted = _class_counts(checker)
             again = _chunk_failed(checker, chunk)
             if again is not None:
                 pieces.append(_to_array(again))
             else:
                 pieces.append(expected[start : start + size])
                 raised_cases += size
+                _attribute_chunk(checker, counted, size)
             start += size
             continue
         if found or modified:
