@@ -463,6 +463,19 @@ def _add_run_parsers(commands: Any) -> None:
                       help="how many calls (as plancheck run)")  # fmt: skip
     diff.add_argument("--timeout", type=_seconds, default=10.0, metavar="SECONDS",
                       help="per-call timeout (0: none)")  # fmt: skip
+    diff.add_argument("--seed", type=_seed, default=None,
+                      help="the search's random seed (as plancheck run)")  # fmt: skip
+    diff.add_argument("--unsupported", action="append", default=[], metavar="FEATURE",
+                      help="a capability feature not compared (repeatable; as run)")  # fmt: skip
+    diff.add_argument("--xfail", metavar="FILE",
+                      help="known deviations: the disagreement classes it covers are known "
+                      "and do not fail the exit status")  # fmt: skip
+    diff.add_argument("--report", metavar="PATH",
+                      help="write the comparison (.json or .md; its directory must "
+                      "exist)")  # fmt: skip
+    diff.add_argument("--workers", type=_workers, default="auto",
+                      help="accepted as plancheck run takes it; diff runs in this process "
+                      "(both backends' results are compared in memory)")  # fmt: skip
     diff.set_defaults(handler=_diff)
     repro = commands.add_parser(
         "repro",

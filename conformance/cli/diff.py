@@ -1,41 +1,61 @@
 """Differential mode: the same calls on two backends, every disagreement by class.
 
-``plancheck diff --backend A --backend B [--op NAME ...] [--profile P]`` runs
-every boundary example, the generated valid and invalid calls of the
-profile's budget and the corpus of every selected plan on both backends and
-compares the results: bit for bit, NaN-ness standing in for NaN bits where
-the operation leaves payloads free; two exceptions agree when they have the
-same type or when the specification allows both (an invalid call may raise
-one of several types).  Each disagreement says which side the oracle accepts and is
-grouped into the deviation classes of :mod:`conformance.findings.finding` (the class
-of the side the oracle rejects; ``bits-differ`` when it accepts both, e.g.
-two FLOATING sums in different orders).  The hygiene rules are not part of
-a comparison (``plancheck run`` judges them).
+``plancheck diff --backend A --backend B [--op NAME ...] [--profile P] [--seed S]
+[--unsupported FEATURE ...] [--xfail FILE] [--report out.json|.md] [--workers N]``
+compares, for every selected plan, exactly the calls ``plancheck run`` judges:
+the boundary examples, witness calls and signalling-NaN calls
+(:func:`conformance.judge.checks.boundary_calls`), one call per validation rule
+(:func:`conformance.generate.validation.invalid_examples`), the generated valid
+and invalid calls of the profile's budget (the same hypothesis digest and seed
+as the run's first search pass, :func:`conformance.judge.checks.search_digest`)
+and the corpus of every corpus plan.  Results are compared bit for bit,
+NaN-ness standing in for NaN bits where the operation leaves payloads free;
+two exceptions agree when they have the same type or when the specification
+allows both.  Each disagreement says which side the oracle accepts and is
+grouped into the deviation classes of :mod:`conformance.findings.finding` (the
+class of the side the oracle rejects; ``bits-differ`` when it accepts both,
+e.g. two FLOATING sums in different orders).  The hygiene rules are not part
+of a comparison (``plancheck run`` judges them).
 
-Exit status: 0 when the backends agree on every call, 1 when they do not,
-2 for a usage error, 3 when the comparison is incomplete (interrupted, or the
-oracle failed) and no disagreement was found.
+Every differing corpus case is classified, vectorised against the oracle's
+corpus results; the first case of each class is re-run alone on both sides as
+the class's example (a case that agrees alone is reported as differing only
+inside its batch).  ``--unsupported`` features (and each backend's own) leave
+the calls needing them uncompared, counted; ``--xfail`` marks the classes a
+known-deviations entry covers as known (they do not fail the exit status).
+``--workers`` is accepted for symmetry with ``run``: the comparison runs in
+this process (both backends must live in one process to compare results).
+
+Exit status: 0 when the backends agree on every call (or only on known
+classes), 1 when they do not, 2 for a usage error, 3 when the comparison is
+incomplete (interrupted, or the oracle failed) and no disagreement was found.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+import hypothesis.core
 import numpy as np
-from hypothesis import given, settings
+import pytest
+from hypothesis import settings
 
 import backends
-from conformance.findings.finding import findings_of, group
+from conformance.findings.deviations import Deviation, load_deviations
+from conformance.findings.finding import element_class, findings_of, group
 from conformance.generate import corpus as corpus_module
-from conformance.generate.strategies import boundary_examples, calls, invalid_calls
-from conformance.judge.checks import applies
-from conformance.judge.corpus_check import _chunks, _single_case, _to_array
+from conformance.generate.strategies import calls, invalid_calls
+from conformance.generate.validation import invalid_examples
+from conformance.judge.checks import applies, boundary_calls, search
+from conformance.judge.corpus_check import _chunks, _corpus_reference, _single_case, _to_array
 from conformance.judge.profiles import PROFILES
-from conformance.judge.reproducible import without_local_constants
 from conformance.judge.runner import (
     OracleError,
     Outcome,
@@ -45,16 +65,14 @@ from conformance.judge.runner import (
     watch_interrupts,
 )
 from conformance.model.calls import Call
-from conformance.model.sanitize import terminal_text
+from conformance.model.capabilities import declared_by, features_of, parse_features
+from conformance.model.sanitize import markdown_text, terminal_text
 from conformance.report import failure_report, show_value
 from conformance.report.markdown import class_details
 from conformance.report.terminal_table import render_table
 from oracle import OperationPlan, resolvable_plans
 
-__all__ = ["CORPUS_RERUNS", "Comparison", "compare_call", "diff_plan", "main"]
-
-#: differing corpus cases re-run alone per plan, to classify them and give examples
-CORPUS_RERUNS = 64
+__all__ = ["Comparison", "compare_call", "diff_plan", "main"]
 
 
 @dataclass
@@ -68,7 +86,21 @@ class Comparison:
     corpus_differ: int = 0  #: corpus cases whose results differ (vectorised comparison)
     records: list[dict[str, Any]] = field(default_factory=list)
     oracle_errors: list[str] = field(default_factory=list)
+    #: feature -> calls not compared because a backend does not support it
+    not_supported: Counter[str] = field(default_factory=Counter)
+    #: the features not compared (``--unsupported`` and both backends' own)
+    unsupported: frozenset[str] = frozenset()
     _seen: set[Call] = field(default_factory=set)
+
+    def supports(self, call: Call) -> bool:
+        """Whether *call* is compared; a call needing an unsupported feature is counted."""
+        if not self.unsupported:
+            return True
+        needed = features_of(call) & self.unsupported
+        if needed:
+            self.not_supported.update(needed)
+            return False
+        return True
 
     @property
     def disagreements(self) -> int:
@@ -138,6 +170,8 @@ def compare_call(comparison: Comparison, backends_: tuple[Any, Any], call: Call,
     if call in comparison._seen:
         return True
     comparison._seen.add(call)
+    if not comparison.supports(call):
+        return True
     try:
         first = run_call(backends_[0], call, timeout=timeout)
         second = run_call(backends_[1], call, timeout=timeout)
@@ -170,23 +204,38 @@ def compare_call(comparison: Comparison, backends_: tuple[Any, Any], call: Call,
 
 def _compare_corpus(comparison: Comparison, backends_: tuple[Any, Any], level: int,
                     timeout: float | None) -> None:  # fmt: skip
-    """The corpus on both sides, vectorised; each differing case is re-run alone."""
+    """The corpus on both sides, vectorised.  Every differing case is classified
+    against the oracle's corpus results (:func:`_corpus_classes`); the first case
+    of each class is re-run alone on both sides for the class's example, and the
+    class counts all its cases."""
 
     plan = comparison.plan
     pieces: list[list[np.ndarray]] = [[], []]
+    raised: list[list[np.ndarray]] = [[], []]
+    judged: list[np.ndarray] = []
     for chunk in _chunks(plan, level):
+        size = chunk.args[0].size
+        judged.append(np.full(size, comparison.supports(chunk)))
         for side, backend in enumerate(backends_):
             try:
+                if not judged[-1][0]:
+                    raise _NotCompared
                 native = backend.execute(
                     plan.operation, *(backend.from_tensor(a) for a in chunk.args)
                 )
                 pieces[side].append(_to_array(backend.to_tensor(native)))
+                raised[side].append(np.zeros(size, bool))
             except BaseException as error:  # compared case by case below
                 if isinstance(error, KeyboardInterrupt) and is_real_interrupt(error):
                     raise
-                pieces[side].append(np.full(chunk.args[0].size, np.nan, np.float32))
+                pieces[side].append(np.full(size, np.nan, np.float32))
+                raised[side].append(np.full(size, not isinstance(error, _NotCompared)))
+    if not judged:
+        return
     first, second = (np.concatenate(p) for p in pieces)
-    comparison.corpus_cases += int(first.size)
+    failed = [np.concatenate(r) for r in raised]
+    compared = np.concatenate(judged)
+    comparison.corpus_cases += int(compared.sum())
     if first.dtype == np.bool_ or second.dtype == np.bool_:
         differ = first != second
     else:
@@ -194,34 +243,98 @@ def _compare_corpus(comparison: Comparison, backends_: tuple[Any, Any], level: i
         differ = first.view(np.uint32) != second.view(np.uint32)
         if not nan_bits:
             differ &= ~(np.isnan(first) & np.isnan(second))
-    operands = corpus_module.level_operands(level, len(plan.operands))
+    differ = (differ | (failed[0] != failed[1])) & compared
     comparison.corpus_differ += int(differ.sum())
-    for index in np.flatnonzero(differ)[:CORPUS_RERUNS].tolist():
+    if not differ.any():
+        return
+    operands = corpus_module.level_operands(level, len(plan.operands))
+    for cls, indices in _corpus_classes(plan, level, (first, second), failed, differ).items():
+        index = indices[0]
         bits = tuple(int(o[index : index + 1].view(np.uint32)[0]) for o in operands)
         call = _single_case(plan, bits, f"corpus level {level} case {index}")
+        before = len(comparison.records)
         compare_call(comparison, backends_, call, timeout)
+        if len(comparison.records) > before:  # the case disagrees alone: its own classes
+            comparison.records[before]["count"] += len(indices) - 1
+            continue
+        comparison.records.append({
+            "backend": " vs ".join(comparison.labels),
+            "operation": plan.operation,
+            "plan": plan.describe(),
+            "class": cls,
+            "kind": "disagreement",
+            "rule": "the results differ only inside the corpus batch (the case agrees alone)",
+            "count": len(indices),
+            "size": 0,
+            "example": {"note": f"corpus level {level} case {index}", "repro": "",
+                        "text": f"corpus level {level} case {index} differs inside its batch "
+                        f"and agrees alone: {call.repro()}"},
+        })  # fmt: skip
+
+
+class _NotCompared(Exception):
+    """A corpus chunk needing an unsupported feature: neither side runs it."""
+
+
+def _corpus_classes(
+    plan: OperationPlan, level: int, results: tuple[np.ndarray, np.ndarray],
+    raised: list[np.ndarray], differ: np.ndarray,
+) -> dict[str, list[int]]:  # fmt: skip
+    """Class -> the differing corpus cases of that class: the class of the side the
+    oracle rejects (``raises`` when it raised, else the element's class), the first
+    side's when it rejects both, ``bits-differ`` when it accepts both."""
+    expected, exact = _corpus_reference(plan, level)
+    nan_bits = corpus_module._default_nan_bits(plan.operation)
+    accepted = [
+        corpus_module.compare(expected, r, nan_bits=nan_bits, exact=exact)[0] & ~f
+        for r, f in zip(results, raised)
+    ]
+    by_class: dict[str, list[int]] = {}
+    for index in np.flatnonzero(differ).tolist():
+        a_ok, b_ok = bool(accepted[0][index]), bool(accepted[1][index])
+        if a_ok and b_ok:
+            cls = "bits-differ"
+        else:
+            side = 1 if a_ok else 0
+            if raised[side][index]:
+                cls = "raises"
+            elif expected.dtype == np.bool_:
+                cls = "wrong-value:bool"
+            else:
+                cls = "wrong-value:" + element_class(
+                    float(expected[index]), float(results[side][index]), None
+                )
+        by_class.setdefault(cls, []).append(index)
+    return by_class
 
 
 def diff_plan(labels: tuple[str, str], backends_: tuple[Any, Any], plan: OperationPlan,
-              profile: Any, timeout: float | None = 10.0) -> Comparison:  # fmt: skip
-    """Compare two backends on every call the suite makes for *plan* under *profile*."""
+              profile: Any, timeout: float | None = 10.0,
+              unsupported: frozenset[str] = frozenset()) -> Comparison:  # fmt: skip
+    """Compare two backends on every call ``plancheck run`` judges for *plan* under
+    *profile* (the module docstring lists them), leaving out the calls that need an
+    *unsupported* feature."""
 
-    comparison = Comparison(labels, plan)
-    for call in boundary_examples(plan):
-        compare_call(comparison, backends_, call, timeout)
+    comparison = Comparison(labels, plan, unsupported=unsupported)
 
     def body(call: Call) -> None:
         compare_call(comparison, backends_, call, timeout)
 
-    for strategy, examples in ((calls(plan), profile.max_examples),
-                               (invalid_calls(plan), profile.invalid_examples)):  # fmt: skip
-        if strategy.is_empty:
+    # per check, as `plancheck run`'s items: a call is counted once per check
+    for kind, deterministic, strategy, examples in (
+        ("boundary", boundary_calls(plan), None, 0),
+        ("generated", (), calls(plan), profile.max_examples),
+        ("invalid", invalid_examples(plan), invalid_calls(plan), profile.invalid_examples),
+    ):
+        if not applies(kind, plan):
             continue
-        body._hypothesis_internal_add_digest = (  # type: ignore[attr-defined]
-            f"plancheck diff {plan.describe()}".encode()
-        )
-        with without_local_constants():  # the same calls as `plancheck run` draws
-            settings(profile.settings(examples, shrink=False))(given(strategy)(body))()
+        comparison._seen.clear()
+        for call in deterministic:
+            compare_call(comparison, backends_, call, timeout)
+        if strategy is None or strategy.is_empty:
+            continue
+        # the one search body of run's checks: the same calls as `plancheck run` draws
+        search(strategy, settings(profile.settings(examples, shrink=False)), kind, plan, body)
     if applies("corpus", plan):
         _compare_corpus(comparison, backends_, profile.corpus_level, timeout)
     return comparison
@@ -239,6 +352,37 @@ def _say(text: str, file: Any = None) -> None:
     print(terminal_text(text, 1_000_000), file=file)
 
 
+#: the report formats of ``plancheck diff --report``
+REPORT_SUFFIXES = (".json", ".md")
+
+
+def _options_problem(arguments: argparse.Namespace) -> str | None:
+    """The first usage error of the options besides the backends, or None."""
+    report = getattr(arguments, "report", None)
+    if report:
+        if not report.lower().endswith(REPORT_SUFFIXES):
+            return f"--report: diff writes a .json or .md report, got {report!r}"
+        directory = Path(report).parent
+        if not directory.is_dir():
+            return f"--report {report}: the directory {directory} does not exist"
+    try:
+        parse_features(getattr(arguments, "unsupported", []) or [], "--unsupported")
+    except ValueError as error:
+        return str(error)
+    return None
+
+
+def _known(deviations: list[Deviation], labels: list[str], entry: dict[str, Any]) -> str | None:
+    """The reason of the first known deviation covering a disagreement class (on
+    either backend), or None."""
+    for deviation in deviations:
+        for plan in entry["plans"]:
+            if any(deviation.covers(label, entry["operation"], plan, entry["class"])
+                   for label in labels):  # fmt: skip
+                return deviation.reason or deviation.selector
+    return None
+
+
 def main(arguments: argparse.Namespace) -> int:
     """``plancheck diff`` (its options are declared in :mod:`conformance.cli`)."""
 
@@ -246,76 +390,162 @@ def main(arguments: argparse.Namespace) -> int:
     if len(labels) != 2:
         _say("plancheck diff: give exactly two different --backend options", file=sys.stderr)
         return 2
-    known = {p.operation for p in resolvable_plans()}
-    unknown = [op for op in arguments.op if op not in known]
+    known_ops = sorted({p.operation for p in resolvable_plans()})
+    unknown = [op for op in arguments.op if op not in known_ops]
     if unknown:
-        _say(f"plancheck diff: unknown operation(s): {', '.join(unknown)} (see `plancheck "
-              f"plans`)", file=sys.stderr)  # fmt: skip
+        from conformance.cli import suggestion  # the command line's own helper
+
+        named = ", ".join(op + suggestion(op, known_ops) for op in unknown)
+        _say(f"plancheck diff: unknown operation(s): {named} (see `plancheck plans`)",
+             file=sys.stderr)  # fmt: skip
+        return 2
+    problem = _options_problem(arguments)
+    if problem is not None:
+        _say(f"plancheck diff: {problem}", file=sys.stderr)
         return 2
     loaded = []
     for label in labels:
         try:
             loaded.append(backends.get(label))
         except (Exception, SystemExit, GeneratorExit) as error:
-            _say(f"plancheck diff: cannot load backend {label!r}: {type(error).__name__}: "
-                  f"{error}", file=sys.stderr)  # fmt: skip
+            from conformance.cli import error_text
+
+            _say(f"plancheck diff: cannot load backend {label!r}: {error_text(error)}",
+                 file=sys.stderr)  # fmt: skip
             return 2
+    deviations: list[Deviation] = []
+    try:
+        unsupported = parse_features(getattr(arguments, "unsupported", []) or [])
+        for backend in loaded:
+            unsupported |= declared_by(backend)
+        if getattr(arguments, "xfail", None):
+            deviations = load_deviations(arguments.xfail)
+    except (ValueError, pytest.UsageError) as error:
+        _say(f"plancheck diff: {error}", file=sys.stderr)
+        return 2
     profile = PROFILES[arguments.profile]
+    seed = getattr(arguments, "seed", None)
+    if seed is not None:  # as the plugin does: the seed decides every search
+        profile = dataclasses.replace(profile, derandomize=False)
+        hypothesis.core.global_force_seed = seed
     timeout = arguments.timeout or None
     pair = (labels[0], labels[1])
     per_operation: dict[str, Counter[str]] = {}
     records: list[dict[str, Any]] = []
     oracle_errors: list[str] = []
+    not_supported: Counter[str] = Counter()
     restore = watch_interrupts()
     interrupted = False
     try:
         for plan in resolvable_plans():
             if arguments.op and plan.operation not in arguments.op:
                 continue
-            comparison = diff_plan(pair, (loaded[0], loaded[1]), plan, profile, timeout)
+            comparison = diff_plan(pair, (loaded[0], loaded[1]), plan, profile, timeout,
+                                   frozenset(unsupported))  # fmt: skip
             row = per_operation.setdefault(plan.operation, Counter())
             row.update(plans=1, calls=comparison.compared, corpus=comparison.corpus_cases,
                        disagree=comparison.disagreements)  # fmt: skip
             records.extend(comparison.records)
             oracle_errors.extend(comparison.oracle_errors)
+            not_supported.update(comparison.not_supported)
     except KeyboardInterrupt:
         interrupted = True
     finally:
         restore()
-    _say(f"plancheck diff: {labels[0]} vs {labels[1]}, profile {profile.name}")
-    table = render_table(
-        ("operation", "plans", "calls", "corpus", "disagree"),
-        [(op, row["plans"], row["calls"], row["corpus"], row["disagree"])
-         for op, row in per_operation.items()],
-        right=(1, 2, 3, 4),
-    )  # fmt: skip
+        if seed is not None:
+            hypothesis.core.global_force_seed = None
+    seed_text = f", seed {seed}" if seed is not None else ", seed: derandomized"
+    _say(f"plancheck diff: {labels[0]} vs {labels[1]}, profile {profile.name}{seed_text}")
+    rows = [(op, row["plans"], row["calls"], row["corpus"], row["disagree"])
+            for op, row in per_operation.items()]  # fmt: skip
+    table = render_table(("operation", "plans", "calls", "corpus", "disagree"), rows,
+                         right=(1, 2, 3, 4))  # fmt: skip
     print(table)  # cells escaped by render_table
+    if not_supported:
+        shown = ", ".join(f"{name} ({n} calls)" for name, n in sorted(not_supported.items()))
+        _say(f"not supported (not compared): {shown}")
     classes = [c.as_dict() for c in group(records)]
+    for entry in classes:
+        entry["known"] = _known(deviations, labels, entry)
+    new = [c for c in classes if c["known"] is None]
     if classes:
-        _say(f"disagreement classes: {len(classes)}")
+        _say(f"disagreement classes: {len(classes)} ({len(new)} new, "
+             f"{len(classes) - len(new)} known)")  # fmt: skip
         for entry in classes:
             plans = len(entry["plans"])
             where = f" in {plans} plans" if plans > 1 else ""
+            known = f"  [known: {entry['known']}]" if entry["known"] is not None else ""
             _say(f"  {entry['operation']}@{entry['class']}  {entry['count']} calls{where}; "
-                  f"{entry['rule']}")  # fmt: skip
-        for entry in classes:
+                  f"{entry['rule']}{known}")  # fmt: skip
+        for entry in new:
             _say(class_details(entry).replace(f"; paste as `{entry['selector']}: reason`", ""))
     for error in oracle_errors[:10]:
         _say(f"ORACLE ERROR (not a backend's fault): {error}")
     total = sum(row["calls"] for row in per_operation.values())
     cases = sum(row["corpus"] for row in per_operation.values())
-    if classes:
-        _say(f"{labels[0]} and {labels[1]} DISAGREE: {len(classes)} classes "
-              f"({total} calls and {cases} corpus cases compared)"
-              + (" -- INCOMPLETE: interrupted" if interrupted else ""))  # fmt: skip
-        return 1
-    if interrupted:
-        _say(f"INCOMPLETE (interrupted): no disagreement in the {total} calls and {cases} "
-              f"corpus cases compared so far")  # fmt: skip
-        return 3
-    if oracle_errors:
-        _say(f"{len(oracle_errors)} oracle errors; otherwise {labels[0]} and {labels[1]} agree")
-        return 3
-    _say(f"{labels[0]} and {labels[1]} agree on every call ({total} calls and {cases} corpus "
-          f"cases compared)")  # fmt: skip
-    return 0
+    compared = f"({total} calls and {cases} corpus cases compared)"
+    if new:
+        status, closing = (
+            1,
+            (
+                f"{labels[0]} and {labels[1]} DISAGREE: {len(classes)} classes {compared}"
+                + (" -- INCOMPLETE: interrupted" if interrupted else "")
+            ),
+        )
+    elif interrupted:
+        status = 3
+        closing = f"INCOMPLETE (interrupted): no new disagreement in the {compared[1:-1]} so far"
+    elif oracle_errors:
+        status = 3
+        closing = f"{len(oracle_errors)} oracle errors; otherwise {labels[0]} and {labels[1]} agree"
+    elif classes:
+        status = 0
+        closing = (f"{labels[0]} and {labels[1]} agree except {len(classes)} known "
+                   f"disagreement classes {compared}")  # fmt: skip
+    else:
+        status = 0
+        closing = f"{labels[0]} and {labels[1]} agree on every call {compared}"
+    _say(closing)
+    report = getattr(arguments, "report", None)
+    if report:
+        document = {
+            "format": "plancheck-diff/1",
+            "backends": labels,
+            "profile": profile.name,
+            "seed": seed,
+            "complete": not interrupted,
+            "result": closing,
+            "exit_status": status,
+            "options": {"operations": list(arguments.op), "unsupported": sorted(unsupported),
+                        "xfail": [d.selector for d in deviations], "timeout_s": timeout},
+            "table": {op: dict(row) for op, row in per_operation.items()},
+            "not_supported": dict(not_supported),
+            "classes": classes,
+            "oracle_errors": oracle_errors,
+        }  # fmt: skip
+        _write_report(Path(report), document)
+        _say(f"plancheck diff report: {report}")
+    return status
+
+
+def _write_report(path: Path, document: dict[str, Any]) -> None:
+    """The diff's document as JSON, or as Markdown (the closing line, the table, one
+    line per class and each new class's details in fenced blocks)."""
+    if path.suffix.lower() == ".json":
+        path.write_text(json.dumps(document, indent=2, default=str) + "\n", encoding="utf-8")
+        return
+    from conformance.report.markdown import _code_block  # the report's safe fences
+
+    lines = [f"# plancheck diff: {' vs '.join(document['backends'])}", "",
+             markdown_text(document["result"]), "",
+             "| operation | plans | calls | corpus | disagree |",
+             "| --- | ---: | ---: | ---: | ---: |"]  # fmt: skip
+    for op, row in document["table"].items():
+        lines.append(f"| {markdown_text(op)} | {row.get('plans', 0)} | {row.get('calls', 0)} | "
+                     f"{row.get('corpus', 0)} | {row.get('disagree', 0)} |")  # fmt: skip
+    for entry in document["classes"]:
+        known = f" (known: {entry['known']})" if entry["known"] is not None else ""
+        lines += ["", f"## {markdown_text(entry['operation'] + '@' + entry['class'])}: "
+                  f"{entry['count']} calls{markdown_text(known)}", ""]  # fmt: skip
+        lines += _code_block(class_details(entry))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")

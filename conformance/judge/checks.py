@@ -53,6 +53,7 @@ many examples and corpus level 2.
 from __future__ import annotations
 
 import functools
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -75,12 +76,15 @@ from oracle import OperationPlan
 __all__ = [
     "CHECKS",
     "applies",
+    "boundary_calls",
     "check_boundary",
     "check_corpus_plan",
     "check_generated",
     "check_invalid",
     "check_plan",
     "has_invalid_calls",
+    "search",
+    "search_digest",
 ]
 
 
@@ -93,12 +97,56 @@ def check_boundary(checker: Checker) -> None:
     """Every boundary example of the plan, every witness call of its result
     classes, every signalling-NaN call: all are judged (no stop at a failure),
     findings are recorded per class; NonConformance at the end if any."""
-    plan = checker.plan
+    _judge_all(checker, boundary_calls(checker.plan))
+
+
+def boundary_calls(plan: OperationPlan) -> tuple[Call, ...]:
+    """The deterministic valid calls of *plan*: its boundary examples, the witness
+    calls of its result classes and its signalling-NaN calls (what ``test_boundary``
+    judges and ``plancheck diff`` compares).  RuntimeError when the witness data is
+    missing or damaged (plancheck's own failure)."""
     try:
         witnesses = witness_calls(plan)
-    except Exception as error:  # missing or damaged witness data: plancheck's own failure
+    except Exception as error:
         raise RuntimeError(f"the witness calls of {plan.describe()}: {error}") from error
-    _judge_all(checker, (*boundary_examples(plan), *witnesses, *signalling_nan_examples(plan)))
+    return (*boundary_examples(plan), *witnesses, *signalling_nan_examples(plan))
+
+
+def search_digest(kind: str, plan: OperationPlan) -> bytes:
+    """What a search of check *kind* on *plan* adds to hypothesis' derandomized digest."""
+    return f"plancheck {kind} {plan.describe()}".encode()
+
+
+#: the visitors of the searches under way (innermost last): see :func:`search`
+_VISITORS: list[Callable[[Call], None]] = []
+
+
+def _searched(call: Call) -> None:
+    """The body of every hypothesis search plancheck makes: it hands the drawn call
+    to the visitor of the search under way."""
+    _VISITORS[-1](call)
+
+
+def search(strategy: Any, chosen: Any, kind: str, plan: OperationPlan,
+           visit: Callable[[Call], None]) -> None:  # fmt: skip
+    """One hypothesis search of check *kind* on *plan* under the settings *chosen*,
+    each drawn call handed to *visit* (which may raise, as a test body does).
+
+    Every search -- ``plancheck run``'s checks and ``plancheck diff`` -- runs the one
+    body :func:`_searched`, so hypothesis' derandomized seed (a digest of the body's
+    source and :func:`search_digest`) is the same for both: ``diff`` compares the
+    calls ``run`` judges.  No local constants are drawn
+    (:func:`~conformance.judge.reproducible.without_local_constants`): the calls do
+    not depend on what was imported either.
+    """
+    body = types.FunctionType(_searched.__code__, _searched.__globals__, "_searched")
+    body._hypothesis_internal_add_digest = search_digest(kind, plan)  # type: ignore[attr-defined]
+    _VISITORS.append(visit)
+    try:
+        with without_local_constants():
+            chosen(given(strategy)(body))()
+    finally:
+        _VISITORS.pop()
 
 
 def _judge_all(checker: Checker, deterministic: Any, finish: bool = True) -> None:
@@ -149,17 +197,17 @@ def _search(checker: Checker, strategy: Any, examples: int) -> None:
             checker._counting = False  # shrinking runs: not counted
             raise _NewClass(new[0])
 
-    body._hypothesis_internal_add_digest = (  # type: ignore[attr-defined]
-        f"plancheck {checker.kind} {checker.plan.describe()}".encode()
-    )
-    test = settings(checker.profile.settings(examples, checker.shrink))(given(strategy)(body))
+    chosen = settings(checker.profile.settings(examples, checker.shrink))
+
+    def test() -> None:
+        search(strategy, chosen, checker.kind, checker.plan, body)
+
     try:
         while True:
             target.clear()
             set_aside.update(entry["class"] for entry in checker.classes.values())
             try:
-                with without_local_constants():  # the same calls however plancheck started
-                    test()
+                test()
             except _NewClass:
                 checker._counting = True
                 continue
