@@ -40,11 +40,10 @@
 from __future__ import annotations
 
 import argparse
-import difflib
 import sys
-from collections.abc import Iterable
 from typing import Any
 
+from conformance.cli.messages import error_text, suggestion
 from conformance.model.options import max_examples as _max_examples
 from conformance.model.options import seconds as _seconds
 from conformance.model.options import seed as _seed
@@ -97,19 +96,6 @@ def _load_problem(name: str) -> str | None:
     finally:
         host.close()
     return declared if isinstance(declared, str) else None
-
-
-def error_text(error: BaseException) -> str:
-    """An error's message for a person: its text without the exception class's name
-    (the type's name only when there is no text, e.g. a bare ``SystemExit``)."""
-    text = str(error.args[0]) if len(error.args) == 1 else str(error)
-    return text.strip() or f"{type(error).__name__} (no message)"
-
-
-def suggestion(name: str, choices: Iterable[str]) -> str:
-    """`` (did you mean A or B?)`` for the names of *choices* nearest *name*, or ``""``."""
-    close = difflib.get_close_matches(name, list(choices), n=2, cutoff=0.6)
-    return f" (did you mean {' or '.join(close)}?)" if close else ""
 
 
 def _usage(command: str, message: str) -> int:

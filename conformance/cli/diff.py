@@ -48,6 +48,7 @@ import pytest
 from hypothesis import settings
 
 import backends
+from conformance.cli.messages import error_text, suggestion
 from conformance.findings.deviations import Deviation, load_deviations
 from conformance.findings.finding import element_class, findings_of, group
 from conformance.generate import corpus as corpus_module
@@ -68,7 +69,7 @@ from conformance.model.calls import Call
 from conformance.model.capabilities import declared_by, features_of, parse_features
 from conformance.model.sanitize import markdown_text, terminal_text
 from conformance.report import failure_report, show_value
-from conformance.report.markdown import class_details
+from conformance.report.markdown import _code_block, class_details
 from conformance.report.terminal_table import render_table
 from oracle import OperationPlan, resolvable_plans
 
@@ -393,8 +394,6 @@ def main(arguments: argparse.Namespace) -> int:
     known_ops = sorted({p.operation for p in resolvable_plans()})
     unknown = [op for op in arguments.op if op not in known_ops]
     if unknown:
-        from conformance.cli import suggestion  # the command line's own helper
-
         named = ", ".join(op + suggestion(op, known_ops) for op in unknown)
         _say(f"plancheck diff: unknown operation(s): {named} (see `plancheck plans`)",
              file=sys.stderr)  # fmt: skip
@@ -408,8 +407,6 @@ def main(arguments: argparse.Namespace) -> int:
         try:
             loaded.append(backends.get(label))
         except (Exception, SystemExit, GeneratorExit) as error:
-            from conformance.cli import error_text
-
             _say(f"plancheck diff: cannot load backend {label!r}: {error_text(error)}",
                  file=sys.stderr)  # fmt: skip
             return 2
@@ -534,8 +531,6 @@ def _write_report(path: Path, document: dict[str, Any]) -> None:
     if path.suffix.lower() == ".json":
         path.write_text(json.dumps(document, indent=2, default=str) + "\n", encoding="utf-8")
         return
-    from conformance.report.markdown import _code_block  # the report's safe fences
-
     lines = [f"# plancheck diff: {' vs '.join(document['backends'])}", "",
              markdown_text(document["result"]), "",
              "| operation | plans | calls | corpus | disagree |",

@@ -18,6 +18,14 @@ from typing import Any
 
 import pytest
 
+try:  # TOML known-deviations files
+    import tomllib
+except ImportError:  # pragma: no cover - Python 3.10
+    try:
+        import tomli as tomllib  # type: ignore[no-redef]
+    except ImportError:
+        tomllib = None  # type: ignore[assignment]
+
 from conformance.findings.finding import class_spelling_problem
 from conformance.model.capabilities import parse_features
 from conformance.model.sanitize import terminal_text
@@ -119,15 +127,10 @@ def _parse(path: Path, text: str) -> tuple[list[Deviation], frozenset[str]]:
     entries: list[Deviation] = []
     features: list[str] = []
     if path.suffix.lower() == ".toml":
-        try:
-            import tomllib  # type: ignore[import-not-found]
-        except ImportError:  # pragma: no cover - Python 3.10
-            try:
-                import tomli as tomllib  # type: ignore[no-redef]
-            except ImportError:
-                raise pytest.UsageError(
-                    "--plancheck-xfail: TOML needs Python 3.11 or the tomli package"
-                ) from None
+        if tomllib is None:  # pragma: no cover - Python 3.10 without tomli
+            raise pytest.UsageError(
+                "--plancheck-xfail: TOML needs Python 3.11 or the tomli package"
+            )
         try:
             data = tomllib.loads(text)
         except Exception as error:
