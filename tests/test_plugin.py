@@ -249,9 +249,11 @@ def test_xfail_file_turns_failures_into_expected_failures(outside):
     )  # fmt: skip
     assert result.ret == pytest.ExitCode.OK
     outcomes = result.parseoutcomes()
-    assert outcomes["xfailed"] == 5 and "failed" not in outcomes
+    # 3 boundary items, the corpus and 2 generated searches (Float32 + Float32 and
+    # Int32->Float32 + Float32) meet a flushed subnormal sum under the ci profile
+    assert outcomes["xfailed"] == 6 and "failed" not in outcomes
     data = _report(report)
-    assert data["failures"] == [] and len(data["xfailed"]) == 5
+    assert data["failures"] == [] and len(data["xfailed"]) == 6
     assert data["table"]["outside:FlushToZero"]["add"]["status"] == "xfail"
     assert data["stale_xfail"] == [
         {"selector": "neg/neg(Float32) binary32 -> Float32", "reason": "listed but conforming"}
