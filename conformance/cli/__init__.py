@@ -91,7 +91,9 @@ def _load_problem(name: str) -> str | None:
     host = BackendHost(name)  # loaded in a host process: never in plancheck's own
     try:
         declared = host.ensure().get("unsupported")
-    except (HostLoadError, HostCrashed, HostTimeout) as error:
+    except HostLoadError as error:  # what the backend raised, without its class's name
+        return f"cannot load backend {name!r}: {error_text(error.error)}"
+    except (HostCrashed, HostTimeout) as error:
         return f"cannot load backend {name!r}: {error}"
     finally:
         host.close()
