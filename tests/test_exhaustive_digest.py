@@ -257,3 +257,14 @@ def test_records_of_the_previous_format_are_read_and_never_current(tmp_path):
     fresh = X.run_shard("cpu", "neg:Float32", 3, 65536, state=state)[0]
     records = Store(state).load()
     assert fresh.ok and records[-1]["format"] == FORMAT and is_current(records[-1])
+
+
+def test_a_digest_does_not_depend_on_what_the_process_ran_before():
+    """A counter the oracle keeps (``oracle.vectorised.STATS``) is state even for a plan
+    whose closure only reads it: the last plan of a sweep (leaky_relu:Int32) got
+    another digest in a worker that had run other plans first, so its records never
+    counted in a fresh process."""
+    fresh = digest.plan_digest.__wrapped__("leaky_relu:Int32")
+    X.check_range("cpu", "sigmoid:Int32", 0, 1 << 16)
+    assert V.STATS["evaluated"] or V.STATS["scalar"]
+    assert digest.plan_digest.__wrapped__("leaky_relu:Int32") == fresh

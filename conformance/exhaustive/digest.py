@@ -56,6 +56,7 @@ import types
 from collections.abc import Callable, Iterable
 from dataclasses import fields, is_dataclass
 from enum import Enum
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -514,12 +515,48 @@ class _Closure:
             walked, read = len(self.walked), len(self.data)
             values = {}
             for namespace, name in list(self.data):
-                if (id(namespace), name) not in self.written:
+                if (id(namespace), name) not in self.written and name not in _module_state(
+                    namespace.get("__file__")
+                ):
                     values[id(namespace), name] = f"data {name} = {self.value(namespace[name])}"
             if len(self.walked) == walked and len(self.data) == read:
                 break
         parts = self.parts | set(values.values())
         return sorted(parts) + sorted("library " + x for x in self.libraries)
+
+
+@functools.cache
+def _module_state(path: str | None) -> frozenset[str]:
+    """The module-level names some function of the module at *path* writes into
+    (``STATS[k] += 1``, ``CACHE.setdefault(...)``): state, whether or not the
+    function is reached from this plan -- a reached reader alone must not make a
+    counter's current value part of the digest (it would depend on what the
+    process ran before)."""
+    if not path or not path.endswith(".py"):
+        return frozenset()
+    try:
+        tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+    except (OSError, SyntaxError):
+        return frozenset()
+    names = set()
+    for function in ast.walk(tree):
+        if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        for n in ast.walk(function):
+            if (
+                isinstance(n, ast.Subscript | ast.Attribute)
+                and isinstance(n.ctx, ast.Store | ast.Del)
+                and isinstance(n.value, ast.Name)
+            ):
+                names.add(n.value.id)
+            elif (
+                isinstance(n, ast.Call)
+                and isinstance(n.func, ast.Attribute)
+                and isinstance(n.func.value, ast.Name)
+                and n.func.attr in ("update", "setdefault", "pop", "clear", "append")
+            ):
+                names.add(n.func.value.id)
+    return frozenset(names)
 
 
 def table_row(op: str) -> str:
