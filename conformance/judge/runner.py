@@ -456,18 +456,7 @@ def run_call(
         verdict = Verdict(False, f"{call.operation}: to_tensor returned {actual!r}, not a Tensor")
         return hygiene(Outcome(call, expectation, verdict, problem=Problem.WRONG_TYPE,
                                native=native))  # fmt: skip
-    try:
-        verdict = expectation.check(actual, ulp_budget)
-    except Exception as error:
-        raise OracleError(call, error, "Expectation.check") from error
-    problem = None
-    if not verdict.ok:
-        if expectation.error is not None:
-            problem = Problem.MISSING_EXCEPTION
-        elif not verdict.mismatches:
-            problem = Problem.WRONG_SHAPE_OR_DTYPE
-        else:
-            problem = Problem.WRONG_VALUE
+    verdict, problem = _judge_value(call, expectation, actual, ulp_budget)
     return hygiene(Outcome(call, expectation, verdict, actual=actual, problem=problem))
 
 
