@@ -114,8 +114,7 @@ def _conv_blocks_of_32(
     """conv_general summing the terms of an output in blocks of 32 (K-blocking)."""
     x = np.asarray(materialise(plan, 0, lhs))
     w = np.asarray(materialise(plan, 1, rhs))
-    filled = (*parameters, *(None, None, None, None, 1)[len(parameters) :])
-    g = conv_geometry(x.shape, w.shape, *filled)
+    g = conv_geometry(x.shape, w.shape, *parameters)
     groups, batch, out_channels = g.feature_group_count, g.batch, g.out_channels
     group_channels, out_spatial = g.group_in_channels, g.output_spatial
     if group_channels * math.prod(g.window) <= 32:

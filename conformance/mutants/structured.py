@@ -219,7 +219,6 @@ def _conv_fused_multiply_add(
 ) -> Any:
     x = np.asarray(materialise(plan, 0, lhs))
     w = np.asarray(materialise(plan, 1, rhs))
-    parameters = (*parameters, *(None, None, None, None, 1)[len(parameters) :])
     g = conv_geometry(x.shape, w.shape, *parameters)
     groups, batch, out_channels = g.feature_group_count, g.batch, g.out_channels
     group_channels, out_spatial = g.group_in_channels, g.output_spatial
