@@ -31,6 +31,9 @@
     the same calls on two backends, every disagreement grouped by class
     (:mod:`conformance.cli.diff`); 0 when they agree everywhere, 1 when not, 2
     for a usage error, 3 when interrupted with no disagreement found.
+``plancheck survey [--measure NAME ...]``
+    write the survey of the outside libraries' committed reports, docs/survey.md and
+    docs/survey.html (:mod:`conformance.cli.survey`), re-measuring the named ones first.
 ``plancheck repro '<json>' [--backend X]``
     re-run exactly one call (the JSON of a failure report) and print its full
     report; 0 when it conforms, 1 when it does not, 2 for a usage error, 3
@@ -538,6 +541,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     plot_module.add_arguments(plot)
     plot.set_defaults(handler=plot_module.main)
+    from conformance.cli import survey as survey_command
+
+    survey = commands.add_parser(
+        "survey",
+        epilog=survey_command.EXIT_STATUS,
+        help="write the survey page of the outside libraries' reports (docs/survey.md, .html)",
+    )
+    survey_command.add_arguments(survey)
+    survey.set_defaults(handler=survey_command.main)
     _add_run_parsers(commands)
     return parser
 

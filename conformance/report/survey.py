@@ -1,0 +1,401 @@
+"""The conformance survey of outside libraries: one grid from their committed reports.
+
+:func:`load_survey` reads the ``plancheck-report/1`` documents
+``docs/backends/<backend>.json`` of the outside libraries
+(:data:`SURVEY_LIBRARIES`, those whose report exists) and builds a
+:class:`Survey`: per library its facts and, per operation, whether it
+conforms on every plan or which deviation classes it showed.
+:func:`render_markdown` writes the page (``docs/survey.md``);
+:mod:`conformance.report.survey_html` the HTML version with the heat map.
+``plancheck survey`` (:mod:`conformance.cli.survey`) is the one command that
+regenerates both.
+
+Where the facts come from:
+
+* the report: the operations, their status and classes, the profile, the
+  date (``started``), ``plancheck_version`` and ``backend_versions`` when
+  the report carries them (reports written before they existed do not);
+* the README's table "Outside libraries, measured" (one row per library,
+  ``| `backend` | library | N of 56 | headline | [table](...) |``): the
+  library as measured (version, threads, device) and the headline deviations
+  in a sentence; a library with no row there says so;
+* ``docs/backends/<backend>.md``: the machine, from its ``| machine | ... |``
+  row or its ``* library: ...`` bullet (the two forms the tables use);
+* ``docs/backends/<backend>_repro.py``: whether every class has a
+  reproduction beside the table (``tests/test_survey_reproductions.py``).
+
+Where libraries disagree on an operation (one conforms and another does not,
+or they deviate with different classes) the page lists each class with the
+clause of the specification that decides it (:mod:`conformance.report.spec_clauses`):
+the library that conforms is the one the specification supports; when none
+does, the clause says what all of them should do.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from conformance.report.spec_clauses import clause_for
+from oracle.planner import resolvable_plans
+
+__all__ = [
+    "CONFORMS",
+    "NOT_MEASURED",
+    "SURVEY_LIBRARIES",
+    "Disagreement",
+    "LibraryTable",
+    "Survey",
+    "SurveyError",
+    "load_survey",
+    "render_markdown",
+]
+
+#: the outside libraries of the survey, in the page's column order (backend names)
+SURVEY_LIBRARIES = (
+    "numpy-native",
+    "torch",
+    "jax",
+    "tensorflow",
+    "onnxruntime",
+    "paddle",
+    "array-api-strict",
+    "mlx",
+)
+
+#: a cell of an operation the library conforms on, on every plan
+CONFORMS = "conforms"
+#: a cell of an operation the report has no row for (not run, or never judged)
+NOT_MEASURED = "not measured"
+
+_REPORT_FORMAT = "plancheck-report/1"
+_README_ROW = re.compile(r"^\|\s*`(?P<backend>[^`]+)`\s*\|(?P<cells>.*)\|\s*$")
+_MACHINE_ROW = re.compile(r"^\|\s*machine\s*\|\s*(?P<machine>.+?)\s*\|\s*$", re.MULTILINE)
+_LIBRARY_BULLET = re.compile(r"^\* library: (?P<text>.+?)(?=^\*|^$)", re.MULTILINE | re.DOTALL)
+
+
+class SurveyError(ValueError):
+    """A report the survey cannot read (not JSON, not a plancheck report, not of its backend)."""
+
+
+@dataclass(frozen=True)
+class LibraryTable:
+    """One library's published table, as the survey shows it.
+
+    *cells* maps every operation to :data:`CONFORMS`, :data:`NOT_MEASURED` or
+    the sorted tuple of its deviation classes (spelt as the report spells them).
+    """
+
+    backend: str
+    library: str
+    headline: str
+    machine: str
+    date: str
+    profile: str
+    plancheck_version: str
+    cells: Mapping[str, str | tuple[str, ...]]
+    class_count: int
+    has_reproductions: bool
+
+    @property
+    def conforming(self) -> int:
+        """Operations conforming on every plan."""
+        return sum(1 for cell in self.cells.values() if cell == CONFORMS)
+
+    @property
+    def measured(self) -> int:
+        return sum(1 for cell in self.cells.values() if cell != NOT_MEASURED)
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """An operation on which the libraries' outcomes differ.
+
+    *supported*: the libraries that conform (the ones the specification
+    supports; empty when none does); *deviating*: library -> its classes;
+    *clauses*: class -> the clause that decides it, cited.
+    """
+
+    operation: str
+    supported: tuple[str, ...]
+    deviating: Mapping[str, tuple[str, ...]]
+    clauses: Mapping[str, str] = field(default_factory=dict)
+
+    def verdict(self, name: Callable[[str], str] = lambda b: f"`{b}`") -> str:
+        """Which libraries the specification supports, in a sentence (no final stop);
+        *name* writes a backend's name (Markdown code by default)."""
+        if self.supported:
+            names = ", ".join(name(b) for b in self.supported)
+            verb = "conforms" if len(self.supported) == 1 else "conform"
+            return f"The specification supports {names}, which {verb}; the others deviate"
+        alike: dict[tuple[str, ...], list[str]] = {}
+        for backend, classes in self.deviating.items():
+            alike.setdefault(classes, []).append(name(backend))
+        groups = [" and ".join(names) for names in alike.values()]
+        return (
+            "No library conforms, so the specification supports none of them; they deviate "
+            f"in {len(groups)} different ways ({'; '.join(groups)})"
+        )
+
+
+@dataclass(frozen=True)
+class Survey:
+    """The libraries (in :data:`SURVEY_LIBRARIES` order) and the operations (policy order)."""
+
+    libraries: tuple[LibraryTable, ...]
+    operations: tuple[str, ...]
+
+    def disagreements(self) -> list[Disagreement]:
+        """Each operation where two measured libraries' cells differ."""
+        found = []
+        for operation in self.operations:
+            cells = {t.backend: t.cells[operation] for t in self.libraries}
+            measured = {b: c for b, c in cells.items() if c != NOT_MEASURED}
+            if len(set(measured.values())) < 2:
+                continue
+            deviating = {b: c for b, c in measured.items() if isinstance(c, tuple)}
+            classes = sorted({cls for c in deviating.values() for cls in c})
+            found.append(
+                Disagreement(
+                    operation,
+                    tuple(b for b, c in measured.items() if c == CONFORMS),
+                    deviating,
+                    {cls: clause_for(cls, operation).cite() for cls in classes},
+                )
+            )
+        return found
+
+
+def policy_operations() -> tuple[str, ...]:
+    """Every registered operation, in the order the policy enumerates its plans."""
+    return tuple(dict.fromkeys(plan.operation for plan in resolvable_plans()))
+
+
+def _read_report(path: Path, backend: str) -> Mapping[str, Any]:
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise SurveyError(f"{path}: not a readable JSON report ({error})") from None
+    if not isinstance(document, dict) or document.get("format") != _REPORT_FORMAT:
+        raise SurveyError(f"{path}: not a {_REPORT_FORMAT} document")
+    if backend not in (document.get("backends") or ()):
+        raise SurveyError(f"{path}: a report of {document.get('backends')}, not of {backend!r}")
+    if not document.get("complete"):
+        raise SurveyError(f"{path}: an incomplete run (interrupted); measure it again")
+    return document
+
+
+def _cells(document: Mapping[str, Any], backend: str, operations: Sequence[str]) -> dict[str, Any]:
+    classes: dict[str, set[str]] = {}
+    for entry in document.get("deviation_classes") or ():
+        if entry.get("backend", backend) == backend:
+            classes.setdefault(str(entry["operation"]), set()).add(str(entry["class"]))
+    rows = (document.get("table") or {}).get(backend) or {}
+    cells: dict[str, Any] = {}
+    for operation in operations:
+        row = rows.get(operation)
+        if operation in classes:
+            cells[operation] = tuple(sorted(classes[operation]))
+        elif row is None or not (row.get("examples") or row.get("corpus_cases")):
+            cells[operation] = NOT_MEASURED
+        elif row.get("status") == CONFORMS:
+            cells[operation] = CONFORMS
+        else:  # a failure without a class: a crash, a timeout, a pytest error
+            cells[operation] = (str(row.get("status", "FAIL")),)
+    return cells
+
+
+def readme_rows(readme: Path) -> dict[str, tuple[str, str]]:
+    """backend -> (library, headline) from the README's "Outside libraries, measured" table."""
+    try:
+        text = readme.read_text(encoding="utf-8")
+    except OSError:
+        return {}
+    _, _, section = text.partition("## Outside libraries, measured")
+    section = section.split("\n## ", 1)[0]
+    found = {}
+    for line in section.splitlines():
+        match = _README_ROW.match(line.strip())
+        if match:
+            cells = [c.strip() for c in match["cells"].split("|")]
+            if len(cells) >= 3:
+                found[match["backend"]] = (cells[0], cells[2])
+    return found
+
+
+def machine_of(page: Path) -> str:
+    """The machine a library's page states (``| machine | ... |`` or ``* library: ...``)."""
+    try:
+        text = page.read_text(encoding="utf-8")
+    except OSError:
+        return f"not stated ({page.name} is missing)"
+    match = _MACHINE_ROW.search(text)
+    if match:
+        return match["machine"]
+    match = _LIBRARY_BULLET.search(text)
+    if match:  # "library and version ...; Python, OS, cores": the machine is the last part
+        return " ".join(match["text"].split()).rstrip(";").split("; ")[-1]
+    return f"not stated in {page.name}"
+
+
+def _library_table(
+    directory: Path, backend: str, operations: Sequence[str], readme: Mapping[str, tuple[str, str]]
+) -> LibraryTable:
+    document = _read_report(directory / f"{backend}.json", backend)
+    versions = document.get("backend_versions") or {}
+    library, headline = readme.get(backend, ("", ""))
+    library = library or str(versions.get(backend, "")) or backend
+    if backend in versions and versions[backend] not in library:
+        library += f" (report: {versions[backend]})"
+    return LibraryTable(
+        backend=backend,
+        library=library,
+        headline=headline or "no row in the README's table of outside libraries",
+        machine=machine_of(directory / f"{backend}.md"),
+        date=str(document.get("started", "?"))[:10],
+        profile=str(document.get("profile", "?")),
+        plancheck_version=str(document.get("plancheck_version") or "not recorded"),
+        cells=_cells(document, backend, operations),
+        class_count=len(document.get("deviation_classes") or ()),
+        has_reproductions=(directory / f"{backend}_repro.py").is_file(),
+    )
+
+
+def load_survey(
+    directory: Path, readme: Path, libraries: Sequence[str] = SURVEY_LIBRARIES
+) -> Survey:
+    """The survey of every library in *libraries* whose report ``<directory>/<backend>.json``
+    exists; :class:`SurveyError` for a report that does not read, or when none exists."""
+    operations = policy_operations()
+    rows = readme_rows(readme)
+    tables = tuple(
+        _library_table(directory, backend, operations, rows)
+        for backend in libraries
+        if (directory / f"{backend}.json").is_file()
+    )
+    if not tables:
+        names = ", ".join(f"{b}.json" for b in libraries)
+        raise SurveyError(f"{directory}: no report of an outside library ({names})")
+    return Survey(tables, operations)
+
+
+# ---------------------------------------------------------------------------
+# Markdown
+# ---------------------------------------------------------------------------
+
+
+def short_class(cls: str) -> str:
+    """A class as a grid cell shows it: ``wrong-value:1-ulp`` -> ``1-ulp``,
+    ``missing-exception:error-bad-axis`` -> ``no error: bad-axis``."""
+    head, colon, tail = cls.partition(":")
+    if not colon:
+        return cls
+    tail = tail.removeprefix("error-")
+    return {"wrong-value": tail, "missing-exception": f"no error: {tail}",
+            "wrong-exception": f"other error: {tail}", "warning": f"warns: {tail}"}.get(
+        head, cls)  # fmt: skip
+
+
+def cell_text(cell: str | tuple[str, ...]) -> str:
+    """A grid cell: ``conforms``, ``not measured`` or the classes, shortened."""
+    if isinstance(cell, str):
+        return cell
+    return ", ".join(short_class(c) for c in cell)
+
+
+def regenerate_command(survey: Survey) -> str:
+    """The one command that re-measures every library of *survey* and rewrites the page."""
+    measured = " ".join(f"--measure {t.backend}" for t in survey.libraries)
+    return f"plancheck survey {measured}"
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def render_markdown(survey: Survey) -> str:
+    """The survey page (``docs/survey.md``)."""
+    total = len(survey.operations)
+    lines = [
+        "# Conformance survey of tensor libraries",
+        "",
+        "Generated by `plancheck survey` from the committed reports "
+        "`docs/backends/<backend>.json`; do not edit by hand.  Each library is measured "
+        "through its adapter (`backends/adapters/`), which takes its plan from plancheck's "
+        "central planner and calls the library's own operation with its defaults, so a "
+        "deviation is the library's.  The HTML version, with the heat map: "
+        "[survey.html](survey.html).",
+        "",
+        "## Libraries",
+        "",
+        "| backend | library | machine | measured | plancheck | operations conforming "
+        "on every plan | deviation classes | reproduced | table |",
+        "|---|---|---|---|---|---:|---:|---|---|",
+    ]
+    for t in survey.libraries:
+        repro = f"[{t.backend}_repro.py](backends/{t.backend}_repro.py)" if (
+            t.has_reproductions) else "no"  # fmt: skip
+        lines.append(
+            f"| `{t.backend}` | {_md(t.library)} | {_md(t.machine)} | {t.date} (`{t.profile}`) "
+            f"| {_md(t.plancheck_version)} | {t.conforming} of {total} | {t.class_count} | "
+            f"{repro} | [{t.backend}.md](backends/{t.backend}.md) |"
+        )
+    lines += ["", "## Headline deviations", ""]
+    lines += [f"* **`{t.backend}`**: {_md(t.headline)}" for t in survey.libraries]
+    lines += [
+        "",
+        "## Operations x libraries",
+        "",
+        "*conforms*: every plan of the operation conforms; otherwise the deviation classes "
+        "found (`1-ulp` is `wrong-value:1-ulp`, `no error: bad-axis` is "
+        "`missing-exception:error-bad-axis`, `other error: ...` a `wrong-exception` class, "
+        "`warns: ...` a `warning` class; the full spellings and a minimal example of each "
+        "are in the library's table).",
+        "",
+        "| operation | " + " | ".join(f"`{t.backend}`" for t in survey.libraries) + " |",
+        "|---|" + "---|" * len(survey.libraries),
+    ]
+    for operation in survey.operations:
+        cells = " | ".join(_md(cell_text(t.cells[operation])) for t in survey.libraries)
+        lines.append(f"| {operation} | {cells} |")
+    lines += _disagreement_lines(survey)
+    lines += [
+        "",
+        "## Regenerate",
+        "",
+        "```sh",
+        regenerate_command(survey),
+        "```",
+        "",
+        "re-runs `plancheck run --backend NAME --report docs/backends/NAME.json` for each "
+        "named library (it must be installed: `plancheck backends` says how) and then "
+        "rewrites this page and `survey.html`; `plancheck survey` alone rewrites them from "
+        "the committed reports.  `pytest tests/test_survey_reproductions.py` runs every "
+        "published class's reproduction against the installed libraries.",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _disagreement_lines(survey: Survey) -> list[str]:
+    found = survey.disagreements()
+    lines = [
+        "",
+        "## Where the libraries disagree, and what the specification says",
+        "",
+        f"{len(found)} of {len(survey.operations)} operations have outcomes that differ "
+        "between libraries.  A library that conforms is the one the specification "
+        "supports; each class of the others is decided by the quoted clause (from the "
+        "policy, `operation-dtype-policy.txt`, or the reference value semantics it "
+        "leaves the values to, `reference-semantics.md`).",
+    ]
+    for d in found:
+        lines += ["", f"### {d.operation}", "", d.verdict() + "."]
+        for backend, classes in d.deviating.items():
+            lines.append(f"* `{backend}`: " + ", ".join(f"`{c}`" for c in classes))
+        lines.append("")
+        lines += [f"> `{cls}`: {_md(cite)}  " for cls, cite in d.clauses.items()]
+    return lines
