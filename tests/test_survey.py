@@ -1,0 +1,296 @@
+"""``plancheck survey``: the grid, the disagreements, the pages, the exit statuses.
+
+Synthetic reports in tmp_path stand for the libraries; the last tests check
+the committed survey: every outside library's table has its reproductions
+beside it, and docs/survey.md is what the command writes from the committed
+reports.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conformance.cli import main
+from conformance.cli import survey as survey_command
+from conformance.report.spec_clauses import GENERAL, clause_for
+from conformance.report.survey import (
+    CONFORMS,
+    NOT_MEASURED,
+    SURVEY_LIBRARIES,
+    SurveyError,
+    load_survey,
+    render_markdown,
+)
+from conformance.report.survey_html import cell_colour, render_survey_html
+
+ROOT = Path(__file__).resolve().parents[1]
+BACKENDS_DOCS = ROOT / "docs" / "backends"
+WRAPS = "missing-exception:int32-result-overflow"
+
+
+def _report(backend: str, rows: dict[str, str], classes: dict[str, list[str]]) -> dict:
+    """A minimal complete report: *rows* operation -> status, *classes* operation -> classes."""
+    return {
+        "format": "plancheck-report/1",
+        "complete": True,
+        "result": "not conforming" if classes else "conforms",
+        "started": "2026-12-03T10:00:00+0000",
+        "profile": "ci",
+        "plancheck_version": "0.1.0",
+        "backends": [backend],
+        "backend_versions": {backend: f"{backend}lib 9.9"},
+        "table": {
+            backend: {op: {"examples": 5, "corpus_cases": 0, "status": s} for op, s in rows.items()}
+        },
+        "deviation_classes": [
+            {"backend": backend, "operation": op, "class": cls}
+            for op, found in classes.items()
+            for cls in found
+        ],
+    }
+
+
+def _write(directory: Path, backend: str, document: dict) -> None:
+    (directory / f"{backend}.json").write_text(json.dumps(document))
+
+
+README = """# x
+
+## Outside libraries, measured
+
+| backend | library | operations conforming on every plan | headline deviations | table |
+|---|---|---:|---|---|
+| `torch` | PyTorch 9 (1 thread) | 2 of 56 | Int32 wraps <script>alert(1)</script> | [torch.md](x) |
+
+## Next
+"""
+
+
+@pytest.fixture
+def docs(tmp_path: Path) -> Path:
+    """numpy-native conforms on add and deviates on exp; torch wraps add and deviates
+    on exp the same way; jax is absent."""
+    reports = tmp_path / "backends"
+    reports.mkdir()
+    _write(reports, "numpy-native", _report(
+        "numpy-native", {"add": "conforms", "exp": "FAIL", "neg": "conforms"},
+        {"exp": ["wrong-value:1-ulp"]}))  # fmt: skip
+    _write(reports, "torch", _report(
+        "torch", {"add": "FAIL", "exp": "FAIL", "neg": "conforms"},
+        {"add": [WRAPS], "exp": ["wrong-value:1-ulp"]}))  # fmt: skip
+    (reports / "torch.md").write_text("| | |\n|---|---|\n| machine | a test box, 2 cores |\n")
+    (reports / "torch_repro.py").write_text("LIBRARY = 'torch'\n")
+    (tmp_path / "README.md").write_text(README)
+    return tmp_path
+
+
+def test_the_grid_reads_each_report(docs: Path) -> None:
+    survey = load_survey(docs / "backends", docs / "README.md")
+    assert [t.backend for t in survey.libraries] == ["numpy-native", "torch"]
+    numpy_table, torch_table = survey.libraries
+    assert numpy_table.cells["add"] == CONFORMS
+    assert numpy_table.cells["exp"] == ("wrong-value:1-ulp",)
+    assert numpy_table.cells["sqrt"] == NOT_MEASURED  # no row in the report
+    assert torch_table.cells["add"] == ("missing-exception:int32-result-overflow",)
+    assert numpy_table.conforming == 2 and torch_table.conforming == 1
+    assert len(survey.operations) == 56
+    # the README row and the page give the library, headline and machine
+    assert torch_table.library == "PyTorch 9 (1 thread) (report: torchlib 9.9)"
+    assert torch_table.headline.startswith("Int32 wraps")
+    assert torch_table.machine == "a test box, 2 cores"
+    assert numpy_table.library == "numpy-nativelib 9.9"  # no README row: the report's version
+    assert "no row" in numpy_table.headline and "numpy-native.md is missing" in numpy_table.machine
+    assert torch_table.has_reproductions and not numpy_table.has_reproductions
+
+
+def test_disagreements_name_the_library_the_specification_supports(docs: Path) -> None:
+    survey = load_survey(docs / "backends", docs / "README.md")
+    found = {d.operation: d for d in survey.disagreements()}
+    # exp: both deviate the same way, neg: both conform -- no disagreement
+    assert set(found) == {"add"}
+    add = found["add"]
+    assert add.supported == ("numpy-native",)
+    assert add.deviating == {"torch": ("missing-exception:int32-result-overflow",)}
+    assert "OverflowError when the exact result leaves Int32 range" in add.clauses[
+        "missing-exception:int32-result-overflow"]  # fmt: skip
+    assert add.verdict().startswith("The specification supports `numpy-native`, which conforms")
+
+
+def test_libraries_that_deviate_differently_are_grouped(docs: Path) -> None:
+    _write(docs / "backends", "jax", _report(
+        "jax", {"add": "FAIL", "exp": "FAIL"},
+        {"add": [WRAPS], "exp": ["wrong-value:subnormal"]}))  # fmt: skip
+    survey = load_survey(docs / "backends", docs / "README.md")
+    exp = {d.operation: d for d in survey.disagreements()}["exp"]
+    assert exp.supported == ()
+    assert exp.verdict() == (
+        "No library conforms, so the specification supports none of them; they deviate in 2 "
+        "different ways (`numpy-native` and `torch`; `jax`)"
+    )
+    assert "no flush-to-zero" in exp.clauses["wrong-value:subnormal"]
+    # neg: jax has no row, the others conform: not a disagreement
+    assert "neg" not in {d.operation for d in survey.disagreements()}
+
+
+def test_clauses_pick_the_rule_of_the_class_and_operation() -> None:
+    assert "correctly rounded" in clause_for("wrong-value:1-ulp", "exp").text
+    assert "IEEE-754 binary32" in clause_for("wrong-value:1-ulp", "sqrt").text
+    assert "stable" in clause_for("wrong-value:integer", "_topk_indices").text
+    assert "first winning logical ordinal" in clause_for("wrong-value:integer", "argmax").text
+    assert "IndexError" in clause_for("missing-exception:error-index-too-large").text
+    assert "broadcast" in clause_for("wrong-exception:error-shape-mismatch").text
+    assert "rather than Python arithmetic exceptions" in clause_for("warning:overflow").text
+    assert clause_for("crash") is GENERAL
+
+
+def test_markdown_page(docs: Path) -> None:
+    text = render_markdown(load_survey(docs / "backends", docs / "README.md"))
+    assert "| add | conforms | no error: int32-result-overflow |" in text
+    assert "| exp | 1-ulp | 1-ulp |" in text
+    assert "| sqrt | not measured | not measured |" in text
+    assert "plancheck survey --measure numpy-native --measure torch" in text
+    assert "| `torch` | PyTorch 9 (1 thread) (report: torchlib 9.9) | a test box, 2 cores |" in text
+    assert "### add" in text and "### exp" not in text
+
+
+def test_html_page_is_self_contained_and_inert(docs: Path) -> None:
+    html = render_survey_html(load_survey(docs / "backends", docs / "README.md"))
+    assert "<script" not in html and "&lt;script&gt;" in html  # the README's text, inert
+    assert "http://" not in html and "https://" not in html
+    assert "default-src 'none'" in html
+    assert f'fill="{cell_colour(CONFORMS)}"' in html
+    assert f'fill="{cell_colour(("a",))}"' in html
+    assert "torch x add: 1 deviation class: missing-exception:int32-result-overflow" in html
+
+
+def test_cell_colours_darken_with_the_class_count() -> None:
+    shades = [cell_colour(tuple("abcdefgh"[:n])) for n in range(1, 8)]
+    assert len(set(shades[:6])) == 6 and shades[5] == shades[6]  # darkest from 6 on
+    assert cell_colour(CONFORMS) != cell_colour(NOT_MEASURED)
+
+
+def _survey(docs: Path, *extra: str) -> list[str]:
+    return ["survey", "--reports", str(docs / "backends"), "--readme", str(docs / "README.md"),
+            "--markdown", str(docs / "survey.md"), "--html", str(docs / "survey.html"),
+            *extra]  # fmt: skip
+
+
+def test_command_writes_both_pages(docs: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(_survey(docs)) == 0
+    assert "| add | conforms |" in (docs / "survey.md").read_text()
+    assert (docs / "survey.html").read_text().startswith("<!DOCTYPE html>")
+    assert "2 libraries (numpy-native, torch), 1 operations where they disagree" in (
+        capsys.readouterr().out)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("extra", "setup", "message"),
+    [
+        (["--measure", "pytorch"], None, "not a surveyed library (did you mean torch?)"),
+        ([], lambda d: (d / "backends" / "torch.json").write_text("{"), "not a readable JSON"),
+        ([], lambda d: (d / "backends" / "torch.json").write_text('{"format": "x"}'),
+         "not a plancheck-report/1 document"),
+        ([], lambda d: _write(d / "backends", "torch", {**_report("torch", {}, {}),
+                                                         "complete": False}), "incomplete run"),
+        ([], lambda d: _write(d / "backends", "torch", _report("jax", {}, {})), "not of 'torch'"),
+        (["--markdown", "/nonexistent/dir/s.md"], None, "does not exist"),
+    ],
+)  # fmt: skip
+def test_usage_and_input_errors_exit_2_and_write_nothing(
+    docs: Path, capsys: pytest.CaptureFixture[str], extra: list[str], setup, message: str
+) -> None:
+    if setup is not None:
+        setup(docs)
+    assert main(_survey(docs, *extra)) == 2
+    assert message in capsys.readouterr().err
+    assert not (docs / "survey.md").exists()
+
+
+def test_no_report_at_all_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "backends").mkdir()
+    assert main(_survey(tmp_path)) == 2
+    assert "no report of an outside library" in capsys.readouterr().err
+    assert main(["survey", "--reports", str(tmp_path / "nowhere")]) == 2
+
+
+def test_measuring_a_library_that_is_not_installed_is_a_usage_error(
+    docs: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rows = [{"name": "mlx", "library": "mlx", "installed": False,
+             "install": "pip install 'plancheck[mlx]'"}]  # fmt: skip
+    monkeypatch.setattr(survey_command.backends_command, "rows", lambda: rows)
+    assert main(_survey(docs, "--measure", "mlx")) == 2
+    assert "mlx is not installed (pip install 'plancheck[mlx]')" in capsys.readouterr().err
+    assert main(_survey(docs, "--measure", "paddle")) == 2  # no adapter in this version
+    assert "no adapter" in capsys.readouterr().err
+
+
+def test_measure_runs_each_library_then_writes(docs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(survey_command, "_measure_problem", lambda names: None)
+    runs: list[tuple[str, Path]] = []
+
+    def run(name: str, reports: Path) -> int:
+        runs.append((name, reports))
+        return 1  # not conforming: a verdict, the survey goes on
+
+    monkeypatch.setattr(survey_command, "_run", run)
+    assert main(_survey(docs, "--measure", "torch", "--measure", "torch")) == 0
+    assert runs == [("torch", docs / "backends")]  # once each
+    assert (docs / "survey.md").exists()
+
+
+def test_a_measurement_without_verdict_writes_nothing(
+    docs: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(survey_command, "_measure_problem", lambda names: None)
+    monkeypatch.setattr(survey_command, "_run", lambda name, reports: 3)
+    assert main(_survey(docs, "--measure", "torch")) == 3
+    assert not (docs / "survey.md").exists()
+
+
+def test_run_command_line_is_plancheck_run_with_the_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[list[str]] = []
+
+    class Done:
+        returncode = 1
+
+    monkeypatch.setattr(
+        survey_command.subprocess, "run", lambda cmd, check: seen.append(cmd) or Done
+    )
+    assert survey_command._run("torch", tmp_path) == 1
+    assert seen[0][1:] == ["-m", "conformance.cli", "run", "--backend", "torch",
+                           "--report", str(tmp_path / "torch.json")]  # fmt: skip
+
+
+# ---------------------------------------------------------------------------
+# The committed survey
+# ---------------------------------------------------------------------------
+
+COMMITTED = [b for b in SURVEY_LIBRARIES if (BACKENDS_DOCS / f"{b}.json").is_file()]
+
+
+@pytest.mark.parametrize("backend", COMMITTED)
+def test_every_published_table_has_its_reproductions_beside_it(backend: str) -> None:
+    assert (BACKENDS_DOCS / f"{backend}_repro.py").is_file(), (
+        f"docs/backends/{backend}.json is published without docs/backends/{backend}_repro.py "
+        "(tests/test_survey_reproductions.py states the contract)"
+    )
+
+
+def test_committed_survey_page_is_current() -> None:
+    survey = load_survey(BACKENDS_DOCS, ROOT / "README.md")
+    assert (ROOT / "docs" / "survey.md").read_text() == render_markdown(survey), (
+        "docs/survey.md is stale: run `plancheck survey` in the checkout"
+    )
+    assert (ROOT / "docs" / "survey.html").read_text() == render_survey_html(survey)
+
+
+def test_survey_error_is_a_value_error() -> None:
+    assert issubclass(SurveyError, ValueError)
