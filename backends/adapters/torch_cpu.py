@@ -590,6 +590,7 @@ class TorchBackend(KernelBackend):
 
     name = "torch"
     kernels = KERNELS
+    library = "torch"
 
     def __init__(self, num_threads: int | None = 1, device: str = "cpu") -> None:
         super().__init__()
@@ -599,6 +600,11 @@ class TorchBackend(KernelBackend):
         if num_threads is not None:
             torch.set_num_threads(num_threads)
         self.num_threads = torch.get_num_threads()
+        #: what reports record as this backend's version (``backend_versions``)
+        self.version = (
+            f"torch {torch.__version__} ({self.device.type}, {self.num_threads} "
+            f"thread{'s' if self.num_threads != 1 else ''})"
+        )
 
     def dtype_of(self, value: Any) -> DType | None:
         """The dtype of a native tensor; None for anything that is not a torch tensor.

@@ -1,0 +1,249 @@
+"""Every deviation class of docs/backends/torch.json, reproduced with torch alone.
+
+Run ``pytest tests/test_survey_reproductions.py`` (or call a reproduction
+yourself: ``REPRODUCTIONS["sign@wrong-value:nan"]()`` raises AssertionError
+when torch returns what the specification requires).  Each reproduction takes
+its class's minimal example from the report -- the input bits -- calls the
+torch function a torch user writes for that plan (``CALLS``; one intra-op
+thread, as the table was measured) and checks the cause
+(``repro_common.py``: a wrong element of the class's sort, a missing or
+other exception, an exception where a value is due).
+"""
+
+from __future__ import annotations
+
+from importlib.util import module_from_spec, spec_from_file_location
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+LIBRARY = "torch"
+REPORT = "torch.json"
+
+
+def _load_common() -> Any:
+    """``repro_common.py`` beside this file, loaded by path (numpy and the standard library)."""
+    spec = spec_from_file_location("_repro_common", Path(__file__).with_name("repro_common.py"))
+    module = module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+common = _load_common()
+torch.set_num_threads(1)
+
+_DTYPES = {np.dtype(np.float32): torch.float32, np.dtype(np.int32): torch.int32,
+           np.dtype(np.bool_): torch.bool}  # fmt: skip
+
+
+def _native(plan: str, args: tuple[Any, ...]) -> list[Any]:
+    """Arrays as torch tensors, converted as the plan's operand says (``Int32->Float32``:
+    ``x.to(torch.float32)``); Python numbers as they are (torch's weak scalars)."""
+    kinds = common.operand_kinds(plan)
+    out = []
+    for position, value in enumerate(args):
+        if isinstance(value, np.ndarray):
+            tensor = torch.from_numpy(value.copy())
+            if position < len(kinds) and kinds[position].endswith("->Float32"):
+                tensor = tensor.to(torch.float32)
+            out.append(tensor)
+        else:
+            out.append(float(value) if type(value).__name__ == "Fraction" else value)
+    return out
+
+
+def _elementwise(function: Any) -> Any:
+    return lambda plan, *args: function(*_native(plan, args))
+
+
+def _clamp(plan: str, *args: Any) -> torch.Tensor:
+    x, low, high = _native(plan, args)
+    if isinstance(low, torch.Tensor) != isinstance(high, torch.Tensor):  # two tensors or two numbers
+        low, high = (v if isinstance(v, torch.Tensor) else torch.tensor(v, dtype=torch.float32)
+                     for v in (low, high))  # fmt: skip
+    return torch.clamp(x, low, high)
+
+
+def _dims(axis: Any, keepdims: Any) -> dict[str, Any]:
+    return {} if axis is None else {"dim": axis, "keepdim": bool(keepdims)}
+
+
+def _reduce_sum(plan: str, x: Any, axis: Any = None, keepdims: Any = False) -> torch.Tensor:
+    (v,) = _native(plan, (x,))
+    if "exact_integer" in plan:
+        return torch.sum(v, **_dims(axis, keepdims)).to(torch.int32)
+    if common.float64_accumulator(plan):
+        return torch.sum(v, **_dims(axis, keepdims), dtype=torch.float64).to(torch.float32)
+    return torch.sum(v, **_dims(axis, keepdims))
+
+
+def _reduce_prod(plan: str, x: Any, axis: Any = None, keepdims: Any = False) -> torch.Tensor:
+    (v,) = _native(plan, (x,))
+    if axis is None:
+        return torch.prod(v)
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    kept = [d for d in range(v.ndim) if d not in axes]
+    flat = torch.permute(v, (*kept, *axes)).reshape(*(v.shape[d] for d in kept), -1)
+    return torch.prod(flat, dim=-1)
+
+
+def _extreme(function: Any) -> Any:
+    def call(plan: str, x: Any, axis: Any = None, keepdims: Any = False) -> torch.Tensor:
+        (v,) = _native(plan, (x,))
+        return function(v, dim=() if axis is None else axis, keepdim=bool(keepdims))
+
+    return call
+
+
+def _matmul(plan: str, a: Any, b: Any) -> torch.Tensor:
+    x, y = _native(plan, (a, b))
+    if common.float64_accumulator(plan):
+        return torch.matmul(x.double(), y.double()).float()
+    return torch.matmul(x, y)
+
+
+def _conv(plan: str, lhs: Any, rhs: Any, strides: Any = None, padding: Any = None,
+          lhs_dilation: Any = None, rhs_dilation: Any = None, groups: Any = 1) -> torch.Tensor:  # fmt: skip
+    x, w = _native(plan, (lhs, rhs))
+    spatial = x.ndim - 2
+    if lhs_dilation and any(d > 1 for d in lhs_dilation):  # zeros between the inputs
+        shape = [*x.shape[:2], *((n - 1) * d + 1 for n, d in zip(x.shape[2:], lhs_dilation))]
+        spread = torch.zeros(shape, dtype=torch.float32)
+        spread[(slice(None), slice(None), *(slice(None, None, d) for d in lhs_dilation))] = x
+        x = spread
+    if padding:
+        x = F.pad(x, [p for low, high in reversed(padding) for p in (low, high)])
+    convolve = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}[spatial]
+    return convolve(x, w, stride=strides or 1, dilation=rhs_dilation or 1, groups=groups)
+
+
+def _scatter(plan: str, base: Any, indices: Any, updates: Any, axis: Any) -> torch.Tensor:
+    b, i, u = _native(plan, (base, indices, updates))
+    flat = i.reshape(-1).long()
+    source = u.reshape(*b.shape[:axis], flat.numel(), *b.shape[axis + 1 :])
+    return b.clone().index_copy_(axis, flat, source)
+
+
+def _topk(values: bool) -> Any:
+    def call(plan: str, x: Any, k: Any, axis: Any = -1, largest: Any = True) -> torch.Tensor:
+        (v,) = _native(plan, (x,))
+        result = torch.topk(v, int(k), dim=axis, largest=bool(largest), sorted=True)
+        return result.values if values else result.indices.to(torch.int32)
+
+    return call
+
+
+#: operation -> the torch call for a plan and the decoded arguments
+CALLS: dict[str, Any] = {
+    **{name: _elementwise(function) for name, function in {
+        "add": torch.add, "sub": torch.sub, "mul": torch.mul, "elementwise_mul": torch.mul,
+        "rem": torch.fmod, "pow": torch.pow, "maximum": torch.maximum,
+        "minimum": torch.minimum, "sign": torch.sign, "sqrt": torch.sqrt, "rsqrt": torch.rsqrt,
+        "exp": torch.exp, "exp2": torch.exp2, "log": torch.log, "log2": torch.log2,
+        "sin": torch.sin, "cos": torch.cos, "tanh": torch.tanh, "erf": torch.erf,
+        "sigmoid": torch.sigmoid, "relu": torch.relu, "elu": F.elu, "silu": F.silu,
+        "softplus": F.softplus, "gelu": F.gelu,
+    }.items()},
+    "clamp": _clamp,
+    "reduce_sum": _reduce_sum,
+    "reduce_prod": _reduce_prod,
+    "reduce_max": _extreme(torch.amax),
+    "reduce_min": _extreme(torch.amin),
+    "cumsum": lambda plan, x, axis: torch.cumsum(*_native(plan, (x,)), dim=axis),
+    "matmul": _matmul,
+    "conv_general": _conv,
+    "scatter": _scatter,
+    "_topk_values": _topk(values=True),
+    "_topk_indices": _topk(values=False),
+}  # fmt: skip
+
+
+def _to_numpy(result: Any) -> np.ndarray:
+    return result.detach().numpy() if isinstance(result, torch.Tensor) else np.asarray(result)
+
+
+#: every class of the report, by cause (repro_common.cause_of reads the kind off the spelling)
+PUBLISHED: list[str] = [
+    # missing exception
+    "add@missing-exception:int32-result-overflow",
+    "elementwise_mul@missing-exception:int32-result-overflow",
+    "matmul@missing-exception:int32-result-overflow",
+    "mul@missing-exception:int32-result-overflow",
+    "pow@missing-exception:int32-result-overflow",
+    "reduce_sum@missing-exception:int32-result-overflow",
+    "scatter@missing-exception:error-scatter-duplicate",
+    "sub@missing-exception:int32-result-overflow",
+    # unexpected exception
+    "clamp@rank-0",
+    "clamp@weak-scalar",
+    "clamp@zero-size",
+    "mul@rank-0",
+    "mul@weak-scalar",
+    "pow@rank-0",
+    "pow@weak-scalar",
+    "pow@zero-size",
+    "reduce_min@zero-size",
+    # wrong value
+    "_topk_indices@wrong-value:integer",
+    "_topk_values@wrong-value:signed-zero",
+    "clamp@wrong-value:signed-zero",
+    "conv_general@wrong-value:1-ulp",
+    "conv_general@wrong-value:many-ulps",
+    "conv_general@wrong-value:signed-zero",
+    "cos@wrong-value:1-ulp",
+    "cumsum@wrong-value:1-ulp",
+    "cumsum@wrong-value:infinity",
+    "cumsum@wrong-value:many-ulps",
+    "cumsum@wrong-value:zero",
+    "elu@wrong-value:1-ulp",
+    "erf@wrong-value:1-ulp",
+    "erf@wrong-value:subnormal",
+    "exp2@wrong-value:1-ulp",
+    "exp@wrong-value:1-ulp",
+    "gelu@wrong-value:1-ulp",
+    "gelu@wrong-value:many-ulps",
+    "gelu@wrong-value:overflow",
+    "gelu@wrong-value:spurious-nan",
+    "gelu@wrong-value:subnormal",
+    "log2@wrong-value:1-ulp",
+    "log@wrong-value:1-ulp",
+    "matmul@wrong-value:outside-interval",
+    "maximum@wrong-value:signed-zero",
+    "minimum@wrong-value:signed-zero",
+    "pow@wrong-value:1-ulp",
+    "pow@wrong-value:infinity",
+    "pow@wrong-value:many-ulps",
+    "pow@wrong-value:sign",
+    "pow@wrong-value:signed-zero",
+    "pow@wrong-value:spurious-nan",
+    "pow@wrong-value:subnormal",
+    "reduce_max@wrong-value:nan-bits",
+    "reduce_max@wrong-value:shape-or-dtype",
+    "reduce_max@wrong-value:signed-zero",
+    "reduce_min@wrong-value:nan-bits",
+    "reduce_min@wrong-value:shape-or-dtype",
+    "reduce_min@wrong-value:signed-zero",
+    "reduce_prod@wrong-value:1-ulp",
+    "reduce_prod@wrong-value:many-ulps",
+    "reduce_sum@wrong-value:shape-or-dtype",
+    "relu@wrong-value:signed-zero",
+    "rem@wrong-value:spurious-nan",
+    "rsqrt@wrong-value:1-ulp",
+    "sigmoid@wrong-value:1-ulp",
+    "sigmoid@wrong-value:subnormal",
+    "sign@wrong-value:nan",
+    "silu@wrong-value:1-ulp",
+    "silu@wrong-value:many-ulps",
+    "silu@wrong-value:spurious-nan",
+    "silu@wrong-value:subnormal",
+    "sin@wrong-value:1-ulp",
+    "softplus@wrong-value:1-ulp",
+    "softplus@wrong-value:subnormal",
+    "sqrt@wrong-value:1-ulp",
+    "tanh@wrong-value:1-ulp",
+]
+
+REPRODUCTIONS = common.reproductions(REPORT, PUBLISHED, CALLS, _to_numpy)
