@@ -249,8 +249,9 @@ def _library_table(
     versions = document.get("backend_versions") or {}
     library, headline = readme.get(backend, ("", ""))
     library = library or str(versions.get(backend, "")) or backend
-    if backend in versions and versions[backend] not in library:
-        library += f" (report: {versions[backend]})"
+    recorded = str(versions.get(backend, ""))
+    if recorded and not recorded.startswith("plancheck ") and recorded not in library:
+        library += f" (report: {recorded})"  # "plancheck X": the host's proxy, not the library
     return LibraryTable(
         backend=backend,
         library=library,

@@ -35,8 +35,11 @@ def _load_common() -> Any:
 common = _load_common()
 torch.set_num_threads(1)
 
-_DTYPES = {np.dtype(np.float32): torch.float32, np.dtype(np.int32): torch.int32,
-           np.dtype(np.bool_): torch.bool}  # fmt: skip
+_DTYPES = {
+    np.dtype(np.float32): torch.float32,
+    np.dtype(np.int32): torch.int32,
+    np.dtype(np.bool_): torch.bool,
+}
 
 
 def _native(plan: str, args: tuple[Any, ...]) -> list[Any]:
@@ -61,9 +64,13 @@ def _elementwise(function: Any) -> Any:
 
 def _clamp(plan: str, *args: Any) -> torch.Tensor:
     x, low, high = _native(plan, args)
-    if isinstance(low, torch.Tensor) != isinstance(high, torch.Tensor):  # two tensors or two numbers
-        low, high = (v if isinstance(v, torch.Tensor) else torch.tensor(v, dtype=torch.float32)
-                     for v in (low, high))  # fmt: skip
+    if isinstance(low, torch.Tensor) != isinstance(
+        high, torch.Tensor
+    ):  # two tensors or two numbers
+        low, high = (
+            v if isinstance(v, torch.Tensor) else torch.tensor(v, dtype=torch.float32)
+            for v in (low, high)
+        )
     return torch.clamp(x, low, high)
 
 
@@ -105,8 +112,16 @@ def _matmul(plan: str, a: Any, b: Any) -> torch.Tensor:
     return torch.matmul(x, y)
 
 
-def _conv(plan: str, lhs: Any, rhs: Any, strides: Any = None, padding: Any = None,
-          lhs_dilation: Any = None, rhs_dilation: Any = None, groups: Any = 1) -> torch.Tensor:  # fmt: skip
+def _conv(
+    plan: str,
+    lhs: Any,
+    rhs: Any,
+    strides: Any = None,
+    padding: Any = None,
+    lhs_dilation: Any = None,
+    rhs_dilation: Any = None,
+    groups: Any = 1,
+) -> torch.Tensor:
     x, w = _native(plan, (lhs, rhs))
     spatial = x.ndim - 2
     if lhs_dilation and any(d > 1 for d in lhs_dilation):  # zeros between the inputs
@@ -138,15 +153,36 @@ def _topk(values: bool) -> Any:
 
 #: operation -> the torch call for a plan and the decoded arguments
 CALLS: dict[str, Any] = {
-    **{name: _elementwise(function) for name, function in {
-        "add": torch.add, "sub": torch.sub, "mul": torch.mul, "elementwise_mul": torch.mul,
-        "rem": torch.fmod, "pow": torch.pow, "maximum": torch.maximum,
-        "minimum": torch.minimum, "sign": torch.sign, "sqrt": torch.sqrt, "rsqrt": torch.rsqrt,
-        "exp": torch.exp, "exp2": torch.exp2, "log": torch.log, "log2": torch.log2,
-        "sin": torch.sin, "cos": torch.cos, "tanh": torch.tanh, "erf": torch.erf,
-        "sigmoid": torch.sigmoid, "relu": torch.relu, "elu": F.elu, "silu": F.silu,
-        "softplus": F.softplus, "gelu": F.gelu,
-    }.items()},
+    **{
+        name: _elementwise(function)
+        for name, function in {
+            "add": torch.add,
+            "sub": torch.sub,
+            "mul": torch.mul,
+            "elementwise_mul": torch.mul,
+            "rem": torch.fmod,
+            "pow": torch.pow,
+            "maximum": torch.maximum,
+            "minimum": torch.minimum,
+            "sign": torch.sign,
+            "sqrt": torch.sqrt,
+            "rsqrt": torch.rsqrt,
+            "exp": torch.exp,
+            "exp2": torch.exp2,
+            "log": torch.log,
+            "log2": torch.log2,
+            "sin": torch.sin,
+            "cos": torch.cos,
+            "tanh": torch.tanh,
+            "erf": torch.erf,
+            "sigmoid": torch.sigmoid,
+            "relu": torch.relu,
+            "elu": F.elu,
+            "silu": F.silu,
+            "softplus": F.softplus,
+            "gelu": F.gelu,
+        }.items()
+    },
     "clamp": _clamp,
     "reduce_sum": _reduce_sum,
     "reduce_prod": _reduce_prod,
@@ -158,7 +194,7 @@ CALLS: dict[str, Any] = {
     "scatter": _scatter,
     "_topk_values": _topk(values=True),
     "_topk_indices": _topk(values=False),
-}  # fmt: skip
+}
 
 
 def _to_numpy(result: Any) -> np.ndarray:

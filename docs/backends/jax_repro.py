@@ -1,0 +1,283 @@
+"""Every deviation class of docs/backends/jax.json, reproduced with JAX alone.
+
+Run ``pytest tests/test_survey_reproductions.py`` (or call a reproduction
+yourself: ``REPRODUCTIONS["exp@wrong-value:subnormal"]()`` raises
+AssertionError when JAX does what the specification requires).  Each
+reproduction takes its class's minimal example from the report -- the input
+bits -- and calls ``jax.numpy`` the way a JAX user writes it
+(``repro_common.namespace_calls`` with ``xp = jax.numpy``), with JAX's own
+``jax.nn`` activations, ``jax.lax.rsqrt``, ``jax.scipy.special.erf``,
+``jax.lax.conv_general_dilated``, ``jax.lax.top_k`` and ``.at[].set/add``,
+JAX's defaults untouched (``jax_enable_x64`` off), then checks the cause
+(``repro_common.py``).
+"""
+
+from __future__ import annotations
+
+from importlib.util import module_from_spec, spec_from_file_location
+from pathlib import Path
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import jax.scipy.special
+import numpy as np
+
+LIBRARY = "jax"
+REPORT = "jax.json"
+
+
+def _load_common() -> Any:
+    """``repro_common.py`` beside this file, loaded by path (numpy and the standard library)."""
+    spec = spec_from_file_location("_repro_common", Path(__file__).with_name("repro_common.py"))
+    module = module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+common = _load_common()
+
+
+def _conv(
+    lhs: Any,
+    rhs: Any,
+    strides: Any = None,
+    padding: Any = None,
+    lhs_dilation: Any = None,
+    rhs_dilation: Any = None,
+    groups: int = 1,
+) -> Any:
+    spatial = lhs.ndim - 2
+    return jax.lax.conv_general_dilated(
+        lhs,
+        rhs,
+        window_strides=strides if strides is not None else (1,) * spatial,
+        padding=padding if padding is not None else ((0, 0),) * spatial,
+        lhs_dilation=lhs_dilation,
+        rhs_dilation=rhs_dilation,
+        feature_group_count=groups,
+    )
+
+
+def _topk(x: Any, k: int, axis: int, largest: Any, values: bool) -> Any:
+    """``jax.lax.top_k`` (of ``-x`` for the smallest), values taken by the indices."""
+    _, indices = jax.lax.top_k(x if largest else -x, k, axis=axis)
+    return jnp.take_along_axis(x, indices, axis=axis) if values else indices
+
+
+_HOOKS = {
+    **common.formula_hooks(jnp),
+    "sigmoid": jax.nn.sigmoid,
+    "silu": jax.nn.silu,
+    "softplus": jax.nn.softplus,
+    "elu": jax.nn.elu,
+    "relu": jax.nn.relu,
+    "leaky_relu": lambda x: jax.nn.leaky_relu(x, negative_slope=0.01),
+    "gelu": lambda x: jax.nn.gelu(x, approximate=False),
+    "rsqrt": jax.lax.rsqrt,
+    "erf": jax.scipy.special.erf,
+    "matmul_float64": lambda a, b: jnp.matmul(a, b, preferred_element_type=jnp.float64).astype(
+        jnp.float32
+    ),
+    "scatter": lambda base, where, updates: base.at[where].set(updates),
+    "scatter_add": lambda base, where, updates: base.at[where].add(updates),
+    "conv": _conv,
+    "sort": lambda x, axis, down, values: (jnp.sort if values else jnp.argsort)(
+        x, axis=axis, stable=True, descending=down
+    ),
+    "topk": _topk,
+}
+
+#: operation -> JAX's call for a plan and the decoded arguments
+CALLS = common.namespace_calls(jnp, jnp.asarray, _HOOKS)
+
+#: every class of the report, by kind (repro_common.cause_of reads the cause off the spelling)
+PUBLISHED: list[str] = [
+    # missing exception
+    "_sort_indices@missing-exception:error-bad-axis",
+    "_sort_indices@missing-exception:error-bad-parameter",
+    "_sort_values@missing-exception:error-bad-axis",
+    "_sort_values@missing-exception:error-bad-parameter",
+    "_topk_indices@missing-exception:error-bad-axis",
+    "_topk_indices@missing-exception:error-bad-parameter",
+    "_topk_values@missing-exception:error-bad-axis",
+    "_topk_values@missing-exception:error-bad-parameter",
+    "add@missing-exception:int32-result-overflow",
+    "argmax@missing-exception:error-bad-axis",
+    "argmin@missing-exception:error-bad-axis",
+    "cumsum@missing-exception:error-bad-axis",
+    "elementwise_mul@missing-exception:int32-result-overflow",
+    "gather@missing-exception:error-index-negative",
+    "gather@missing-exception:error-index-too-large",
+    "matmul@missing-exception:error-shape-mismatch",
+    "matmul@missing-exception:int32-result-overflow",
+    "mul@missing-exception:int32-result-overflow",
+    "pow@missing-exception:int32-result-overflow",
+    "reduce_max@missing-exception:error-bad-axis",
+    "reduce_max@missing-exception:error-bad-parameter",
+    "reduce_min@missing-exception:error-bad-axis",
+    "reduce_min@missing-exception:error-bad-parameter",
+    "reduce_prod@missing-exception:error-bad-axis",
+    "reduce_prod@missing-exception:error-bad-parameter",
+    "reduce_sum@missing-exception:error-bad-axis",
+    "reduce_sum@missing-exception:error-bad-parameter",
+    "reduce_sum@missing-exception:int32-result-overflow",
+    "scatter@missing-exception:error-index-negative",
+    "scatter@missing-exception:error-index-too-large",
+    "scatter@missing-exception:error-scatter-duplicate",
+    "scatter_add@missing-exception:error-index-negative",
+    "scatter_add@missing-exception:error-index-too-large",
+    "sub@missing-exception:int32-result-overflow",
+    # warning
+    "clamp@warning:overflow",
+    "conv_general@warning:divide-by-zero",
+    "mul@warning:overflow",
+    "pow@warning:overflow",
+    # wrong exception
+    "_sort_indices@wrong-exception:error-bad-axis",
+    "_sort_values@wrong-exception:error-bad-axis",
+    "add@wrong-exception:error-shape-mismatch",
+    "argmax@wrong-exception:error-bad-axis",
+    "argmin@wrong-exception:error-bad-axis",
+    "clamp@broadcasting",
+    "clamp@rank-0",
+    "clamp@weak-scalar",
+    "clamp@wrong-exception:error-shape-mismatch",
+    "clamp@zero-size",
+    "conv_general@wrong-exception:error-shape-mismatch",
+    "cumsum@wrong-exception:error-bad-axis",
+    "div@wrong-exception:error-shape-mismatch",
+    "elementwise_mul@wrong-exception:error-shape-mismatch",
+    "eq@wrong-exception:error-shape-mismatch",
+    "le@wrong-exception:error-shape-mismatch",
+    "lt@wrong-exception:error-shape-mismatch",
+    "matmul@wrong-exception:error-shape-mismatch",
+    "maximum@wrong-exception:error-shape-mismatch",
+    "minimum@wrong-exception:error-shape-mismatch",
+    "mul@rank-0",
+    "mul@weak-scalar",
+    "mul@wrong-exception:error-shape-mismatch",
+    "ne@wrong-exception:error-shape-mismatch",
+    "pow@rank-0",
+    "pow@weak-scalar",
+    "pow@wrong-exception:error-shape-mismatch",
+    "pow@zero-size",
+    "reduce_max@wrong-exception:error-bad-axis",
+    "reduce_min@wrong-exception:error-bad-axis",
+    "reduce_prod@wrong-exception:error-bad-axis",
+    "reduce_sum@wrong-exception:error-bad-axis",
+    "rem@wrong-exception:error-shape-mismatch",
+    "sub@wrong-exception:error-shape-mismatch",
+    # wrong value
+    "_sort_indices@wrong-value:integer",
+    "_sort_values@wrong-value:nan-bits",
+    "_sort_values@wrong-value:signed-zero",
+    "_sort_values@wrong-value:subnormal",
+    "_sort_values@wrong-value:zero",
+    "_topk_indices@wrong-value:integer",
+    "_topk_values@wrong-value:infinity",
+    "_topk_values@wrong-value:many-ulps",
+    "_topk_values@wrong-value:nan",
+    "_topk_values@wrong-value:nan-bits",
+    "_topk_values@wrong-value:overflow",
+    "_topk_values@wrong-value:signed-zero",
+    "_topk_values@wrong-value:spurious-nan",
+    "_topk_values@wrong-value:subnormal",
+    "_topk_values@wrong-value:zero",
+    "add@wrong-value:1-ulp",
+    "add@wrong-value:many-ulps",
+    "add@wrong-value:subnormal",
+    "ceil@wrong-value:many-ulps",
+    "clamp@wrong-value:subnormal",
+    "conv_general@wrong-value:1-ulp",
+    "conv_general@wrong-value:many-ulps",
+    "conv_general@wrong-value:nan",
+    "conv_general@wrong-value:sign",
+    "conv_general@wrong-value:signed-zero",
+    "conv_general@wrong-value:subnormal",
+    "conv_general@wrong-value:zero",
+    "cos@wrong-value:1-ulp",
+    "cumsum@wrong-value:signed-zero",
+    "cumsum@wrong-value:subnormal",
+    "div@wrong-value:1-ulp",
+    "div@wrong-value:many-ulps",
+    "div@wrong-value:overflow",
+    "div@wrong-value:spurious-nan",
+    "div@wrong-value:subnormal",
+    "elementwise_mul@wrong-value:many-ulps",
+    "elementwise_mul@wrong-value:spurious-nan",
+    "elementwise_mul@wrong-value:subnormal",
+    "elu@wrong-value:1-ulp",
+    "elu@wrong-value:many-ulps",
+    "elu@wrong-value:subnormal",
+    "eq@wrong-value:bool",
+    "erf@wrong-value:1-ulp",
+    "erf@wrong-value:many-ulps",
+    "erf@wrong-value:subnormal",
+    "exp2@wrong-value:1-ulp",
+    "exp2@wrong-value:many-ulps",
+    "exp2@wrong-value:subnormal",
+    "exp@wrong-value:1-ulp",
+    "exp@wrong-value:many-ulps",
+    "exp@wrong-value:subnormal",
+    "floor@wrong-value:many-ulps",
+    "gelu@wrong-value:1-ulp",
+    "gelu@wrong-value:many-ulps",
+    "gelu@wrong-value:spurious-nan",
+    "gelu@wrong-value:subnormal",
+    "le@wrong-value:bool",
+    "leaky_relu@wrong-value:subnormal",
+    "leaky_relu@wrong-value:zero",
+    "log2@wrong-value:1-ulp",
+    "log2@wrong-value:nan",
+    "log2@wrong-value:overflow",
+    "log@wrong-value:1-ulp",
+    "log@wrong-value:nan",
+    "log@wrong-value:overflow",
+    "logical_not@wrong-value:bool",
+    "lt@wrong-value:bool",
+    "matmul@wrong-value:outside-interval",
+    "maximum@wrong-value:subnormal",
+    "minimum@wrong-value:subnormal",
+    "mul@wrong-value:many-ulps",
+    "mul@wrong-value:spurious-nan",
+    "mul@wrong-value:subnormal",
+    "ne@wrong-value:bool",
+    "pow@wrong-value:1-ulp",
+    "pow@wrong-value:many-ulps",
+    "pow@wrong-value:overflow",
+    "pow@wrong-value:signed-zero",
+    "pow@wrong-value:subnormal",
+    "recip@wrong-value:overflow",
+    "recip@wrong-value:subnormal",
+    "reduce_max@wrong-value:subnormal",
+    "reduce_min@wrong-value:nan-bits",
+    "reduce_sum@wrong-value:outside-interval",
+    "relu@wrong-value:subnormal",
+    "rem@wrong-value:spurious-nan",
+    "rsqrt@wrong-value:1-ulp",
+    "rsqrt@wrong-value:nan",
+    "rsqrt@wrong-value:overflow",
+    "scatter_add@wrong-value:subnormal",
+    "sigmoid@wrong-value:1-ulp",
+    "sigmoid@wrong-value:subnormal",
+    "sign@wrong-value:many-ulps",
+    "sign@wrong-value:signed-zero",
+    "silu@wrong-value:1-ulp",
+    "silu@wrong-value:many-ulps",
+    "silu@wrong-value:spurious-nan",
+    "silu@wrong-value:subnormal",
+    "sin@wrong-value:1-ulp",
+    "softplus@wrong-value:1-ulp",
+    "softplus@wrong-value:many-ulps",
+    "softplus@wrong-value:subnormal",
+    "sqrt@wrong-value:many-ulps",
+    "sqrt@wrong-value:nan",
+    "sub@wrong-value:1-ulp",
+    "sub@wrong-value:many-ulps",
+    "sub@wrong-value:subnormal",
+    "tanh@wrong-value:1-ulp",
+    "tanh@wrong-value:many-ulps",
+]
+
+REPRODUCTIONS = common.reproductions(REPORT, PUBLISHED, CALLS, np.asarray)
