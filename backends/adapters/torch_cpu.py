@@ -84,17 +84,19 @@ computing torch call.  Checks torch does not make are not added: Int32
 arithmetic wraps instead of raising OverflowError, and repeated scatter
 indices are accepted.
 
-Known gaps of torch 2.13.0 (measured; docs/backends/torch.md has a
-reproduction of each): Int32 arithmetic wraps; scatter accepts repeated
-indices; Python ints outside int64 (and clamp bounds beyond float32) raise
-instead of rounding; ``dim=()`` reduces every dimension; signed zeros are
-not ordered by maximum/minimum/clamp/relu/amax/amin, and amax/amin lose NaN
-bits; ``sign(NaN)`` is 0; the vectorised ``fmod`` is wrong (NaN for
-``fmod(1, 2**-149)``); ``sqrt`` is not correctly rounded; cumsum and conv are
-not sequential binary32 and matmul does not round its products; topk is not
+Known gaps of torch 2.13.0 and 2.15.0 (measured; docs/backends/torch.md lists
+them, docs/backends/torch_repro.py reproduces each): Int32 arithmetic wraps; a
+weak exponent of pow is used at double precision, not rounded to Float32
+first; scatter accepts repeated indices; Python ints outside int64 (and clamp
+bounds beyond float32) raise instead of rounding; ``dim=()`` reduces every
+dimension; signed zeros are not ordered by
+maximum/minimum/clamp/relu/amax/amin, and amax/amin lose NaN bits;
+``sign(NaN)`` is 0; the vectorised ``fmod`` is wrong (NaN for ``fmod(1,
+2**-149)``); ``sqrt`` is not correctly rounded; cumsum and conv are not
+sequential binary32 and matmul does not round its products; topk is not
 stable; the transcendental kernels are 1-2 ULP off; silu(-inf) and
-(vectorised) gelu(+-inf) are NaN, silu and gelu of tiny inputs underflow to 0, sigmoid
-and silu are 0 from x = -89 on and gelu from x = -6 on.
+(vectorised) gelu(+-inf) are NaN, silu and gelu of tiny inputs underflow to 0,
+sigmoid and silu are 0 from x = -89 on and gelu from x = -6 on.
 """
 
 from __future__ import annotations
