@@ -418,20 +418,33 @@ BY_KIND: dict[str, Callable[..., None]] = {
 }
 
 
-def cause_of(key: str) -> Callable[..., None]:
-    """The check of class *key* (``operation@class``): by its kind, a wrong shape by its
-    element, a capability feature (``zero-size``, ``weak-scalar`` ...) by :func:`raises`."""
+def cause_of(
+    key: str, causes: Mapping[str, Callable[..., None]] | None = None
+) -> Callable[..., None]:
+    """The check of class *key* (``operation@class``): a library's own check for the class
+    spelling when *causes* has one, else by its kind; a wrong shape by its element; a
+    capability feature (``zero-size``, ``weak-scalar`` ...) by :func:`raises`."""
     cls = key.partition("@")[2]
+    if causes and cls in causes:
+        return causes[cls]
     if cls == "wrong-value:shape-or-dtype":
         return wrong_shape
     return BY_KIND.get(cls.partition(":")[0], raises)
 
 
 def reproductions(
-    report: str, keys: list[str], calls: Mapping[str, Any], to_numpy: Callable[[Any], np.ndarray]
+    report: str,
+    keys: list[str],
+    calls: Mapping[str, Any],
+    to_numpy: Callable[[Any], np.ndarray],
+    causes: Mapping[str, Callable[..., None]] | None = None,
 ) -> dict[str, Callable[[], None]]:
-    """``REPRODUCTIONS`` of a module: each published key -> its check bound to the call table."""
-    return {key: functools.partial(cause_of(key), key, report, calls, to_numpy) for key in keys}
+    """``REPRODUCTIONS`` of a module: each published key -> its check bound to the call
+    table (*causes*: class spelling -> the library's own check, for classes no general
+    check can show, e.g. a result that is the input's own buffer)."""
+    return {
+        key: functools.partial(cause_of(key, causes), key, report, calls, to_numpy) for key in keys
+    }
 
 
 # ---------------------------------------------------------------------------
