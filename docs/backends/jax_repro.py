@@ -27,15 +27,11 @@ LIBRARY = "jax"
 REPORT = "jax.json"
 
 
-def _load_common() -> Any:
-    """``repro_common.py`` beside this file, loaded by path (numpy and the standard library)."""
-    spec = spec_from_file_location("_repro_common", Path(__file__).with_name("repro_common.py"))
-    module = module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-common = _load_common()
+#: repro_common.py beside this file (numpy, mpmath, the standard library), loaded by path
+common = module_from_spec(
+    spec_from_file_location("repro_common", Path(__file__).with_name("repro_common.py"))
+)
+common.__spec__.loader.exec_module(common)
 
 
 def _conv(
