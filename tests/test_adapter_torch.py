@@ -1,10 +1,10 @@
 """The PyTorch adapter (``backends.get("torch")``) and what the suite reports about it.
 
-These tests hold for torch 2.13.0 (what CI installs, the ``torch`` extra's
-pin) and torch 2.15.0 (the version docs/backends/torch.md measures) on the
-CPU with one thread: the deviations asserted below are measured facts about
-those builds, and where the two differ the test says which holds for which
-(:data:`FIXED_IN_2_15`).  Skipped when torch is not installed.
+These tests hold for torch 2.13.0 (what CI installs) and torch 2.15.0 (the
+``torch`` extra, the version docs/backends/torch.md measures) on the CPU with
+one thread: the deviations asserted below are measured facts about both
+builds (run against each on 2026-12-03; the few that depend on the CPU are
+:data:`CPU_DEPENDENT`).  Skipped when torch is not installed.
 """
 
 from __future__ import annotations
@@ -329,27 +329,17 @@ DEVIATIONS = [
 ]  # fmt: skip
 
 
-#: deviations measured on the machine docs/backends/torch.md was written on that
-#: depend on the CPU's kernels: torch 2.13.0 on another x86-64 CPU (MKL's small
-#: sgemm/conv paths, its vector sqrt) may compute these calls conformingly
+#: deviations measured on the machine docs/backends/torch.md was first written on that
+#: depend on the CPU's kernels: on another x86-64 CPU (MKL's small sgemm/conv paths, its
+#: vector sqrt) torch may compute these calls conformingly -- torch 2.13.0 and 2.15.0 both
+#: do on the machine of 2026-12-03
 CPU_DEPENDENT = {"sqrt not correctly rounded", "conv order", "matmul unrounded products",
                  "matmul -0"}  # fmt: skip
-
-
-#: deviations of torch 2.13.0 that torch 2.15.0 no longer shows on this machine (measured
-#: 2026-12-03): its sqrt, its MKL sgemm with a Float32 accumulator and its conv1d on these
-#: witnesses give the reference's bits (the same classes remain on other inputs: torch.md)
-FIXED_IN_2_15 = {"sqrt not correctly rounded", "conv order", "matmul unrounded products",
-                 "matmul -0"}  # fmt: skip
-TORCH_2_15 = tuple(int(p) for p in torch.__version__.split("+")[0].split(".")[:2]) >= (2, 15)
 
 
 @pytest.mark.parametrize(("name", "text", "problem"), DEVIATIONS, ids=[d[0] for d in DEVIATIONS])
 def test_torch_deviations_are_reported_as_their_fault_kind(backend, name, text, problem):
     outcome = run_call(backend, call_from_json(text))
-    if TORCH_2_15 and name in FIXED_IN_2_15:
-        assert outcome.ok, f"torch {torch.__version__}: {outcome.verdict}"
-        return
     if outcome.ok and name in CPU_DEPENDENT:
         pytest.skip(f"torch {torch.__version__} computes this call conformingly on this CPU")
     assert not outcome.ok
