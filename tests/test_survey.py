@@ -15,7 +15,7 @@ import pytest
 
 from conformance.cli import main
 from conformance.cli import survey as survey_command
-from conformance.report.spec_clauses import GENERAL, clause_for
+from conformance.report.spec_clauses import CLAUSES, GENERAL, clause_for
 from conformance.report.survey import (
     CONFORMS,
     NOT_MEASURED,
@@ -294,3 +294,19 @@ def test_committed_survey_page_is_current() -> None:
 
 def test_survey_error_is_a_value_error() -> None:
     assert issubclass(SurveyError, ValueError)
+
+
+SPEC = Path("/work/shared/spec")
+
+
+@pytest.mark.skipif(not SPEC.is_dir(), reason="the user's specification is not on this machine")
+def test_every_clause_is_quoted_word_for_word() -> None:
+    """Each quoted clause (its parts around "[...]") appears in the document it cites."""
+    files = {"operation-dtype-policy": "operation-dtype-policy.txt",
+             "reference-semantics": "reference-semantics.md"}  # fmt: skip
+    texts = {
+        k: " ".join((SPEC / f).read_text().replace("**", "").split()) for k, f in files.items()
+    }
+    for clause in {*CLAUSES.values(), GENERAL}:
+        for part in clause.text.split("[...]"):
+            assert " ".join(part.split()) in texts[clause.document], (clause.document, part)

@@ -94,12 +94,27 @@ _NAN_BITS = Clause(
     "NaN: a result that must be NaN may be any NaN (payload and sign unspecified), except for "
     "bit-copy operations, which preserve the input bits exactly",
 )
-_STRUCTURED_ERRORS = Clause(
+_SHAPE_ERRORS = Clause(
     _VALUES,
     "Structured operations",
-    "an int or tuple names axes (negative allowed, duplicates are an error). [...] Binary "
-    "elementwise operations, predicates, select and clamp broadcast like numpy; other shape "
-    "mismatches raise ValueError naming the shapes.",
+    "Binary elementwise operations, predicates, select and clamp broadcast like numpy; other "
+    "shape mismatches raise ValueError naming the shapes.",
+)
+_AXIS_ERRORS = Clause(
+    _VALUES,
+    "Structured operations",
+    "axis None reduces everything; an int or tuple names axes (negative allowed, duplicates "
+    "are an error).",
+)
+_EMPTY_EXTREMUM = Clause(
+    _VALUES,
+    "Structured operations",
+    "Empty sum = +0, empty product = 1; empty max/min/argmax/argmin raise ValueError.",
+)
+_PARAMETERS = Clause(
+    _VALUES,
+    "Structured operations",
+    "Structured operations (non-dtype parameters are ordinary arguments, never weak scalars)",
 )
 _INDEX_ERRORS = Clause(
     _VALUES,
@@ -158,8 +173,12 @@ CLAUSES: dict[str, Clause] = {
     "missing-exception:error-scatter-duplicate": _INDEX_ERRORS,
     "wrong-exception:error-index-negative": _INDEX_ERRORS,
     "wrong-exception:error-index-too-large": _INDEX_ERRORS,
-    "missing-exception": _STRUCTURED_ERRORS,
-    "wrong-exception": _STRUCTURED_ERRORS,
+    "error-shape-mismatch": _SHAPE_ERRORS,
+    "error-bad-axis": _AXIS_ERRORS,
+    "error-empty-extremum": _EMPTY_EXTREMUM,
+    "error-bad-parameter": _PARAMETERS,
+    "missing-exception": _SHAPE_ERRORS,
+    "wrong-exception": _SHAPE_ERRORS,
     "warning": _IEEE_VALUES,
     "weak-scalar": _WEAK,
     "broadcasting": _BROADCAST,
@@ -179,10 +198,10 @@ _ORDER_OPERATIONS = frozenset({"_sort_indices", "_topk_indices", "_sort_values",
 
 def clause_for(cls: str, operation: str = "") -> Clause:
     """The clause that decides class *cls* of *operation* (:data:`GENERAL` when none is
-    listed): the exact spelling first, then its kind (``missing-exception``), then
-    its element.  A wrong value of an operation outside the correctly rounded list is
-    the binary32 arithmetic clause; wrong positions or values of sort and topk are the
-    stable-order rule."""
+    listed): the exact spelling first, then its element or error class
+    (``error-bad-axis``), then its kind (``missing-exception``).  A wrong value of an
+    operation outside the correctly rounded list is the binary32 arithmetic clause; wrong
+    positions or values of sort and topk are the stable-order rule."""
     if operation in _ORDER_OPERATIONS and cls.startswith("wrong-value:"):
         return CLAUSES["sort"]
     if cls in _ULP_CLASSES and operation and operation not in _CORRECTLY_ROUNDED_OPERATIONS:
@@ -190,4 +209,4 @@ def clause_for(cls: str, operation: str = "") -> Clause:
     if cls in CLAUSES:
         return CLAUSES[cls]
     head, _, tail = cls.partition(":")
-    return CLAUSES.get(head) or CLAUSES.get(tail) or GENERAL
+    return CLAUSES.get(tail) or CLAUSES.get(head) or GENERAL
