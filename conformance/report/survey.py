@@ -338,12 +338,12 @@ def render_markdown(survey: Survey) -> str:
         "|---|---|---|---|---|---:|---:|---|---|",
     ]
     for t in survey.libraries:
-        repro = f"[{t.backend}_repro.py](backends/{t.backend}_repro.py)" if (
+        repro = f"[{t.backend}_repro.py](./backends/{t.backend}_repro.py)" if (
             t.has_reproductions) else "no"  # fmt: skip
         lines.append(
             f"| `{t.backend}` | {_md(t.library)} | {_md(t.machine)} | {t.date} (`{t.profile}`) "
             f"| {_md(t.plancheck_version)} | {t.conforming} of {total} | {t.class_count} | "
-            f"{repro} | [{t.backend}.md](backends/{t.backend}.md) |"
+            f"{repro} | [{t.backend}.md](./backends/{t.backend}.md) |"
         )
     lines += ["", "## Headline deviations", ""]
     lines += [f"* **`{t.backend}`**: {_md(t.headline)}" for t in survey.libraries]
