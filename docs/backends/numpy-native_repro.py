@@ -65,23 +65,7 @@ def _conv(
     strides, lhs_dilation, rhs_dilation = (
         tuple(v or (1,) * spatial) for v in (strides, lhs_dilation, rhs_dilation)
     )
-    x = lhs
-    for axis, step in enumerate(lhs_dilation, start=2):
-        if step > 1 and x.shape[axis] > 1:
-            spread = np.zeros(
-                [*x.shape[:axis], (x.shape[axis] - 1) * step + 1, *x.shape[axis + 1 :]], x.dtype
-            )
-            spread[(slice(None),) * axis + (slice(None, None, step),)] = x
-            x = spread
-    pads = tuple(padding or ((0, 0),) * spatial)
-    x = x[
-        (
-            slice(None),
-            slice(None),
-            *(slice(max(-lo, 0), x.shape[d + 2] - max(-hi, 0)) for d, (lo, hi) in enumerate(pads)),
-        )
-    ]
-    x = np.pad(x, ((0, 0), (0, 0), *((max(lo, 0), max(hi, 0)) for lo, hi in pads)))
+    x = common.spread_and_pad(lhs, lhs_dilation, padding)
     spans = tuple((k - 1) * r + 1 for k, r in zip(rhs.shape[2:], rhs_dilation))
     view = sliding_window_view(x, spans, axis=tuple(range(2, 2 + spatial)))
     view = view[

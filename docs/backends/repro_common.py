@@ -600,6 +600,22 @@ def namespace_calls(
     return calls
 
 
+def spread_and_pad(x: np.ndarray, lhs_dilation: Any, padding: Any) -> np.ndarray:
+    """A conv input with ``lhs_dilation - 1`` zeros between its elements along each
+    spatial axis, then padded by ``padding`` ((low, high) per axis; negative crops)."""
+    spatial = x.ndim - 2
+    for axis, step in enumerate(lhs_dilation or (1,) * spatial, start=2):
+        if step > 1 and x.shape[axis] > 1:
+            shape = [*x.shape[:axis], (x.shape[axis] - 1) * step + 1, *x.shape[axis + 1 :]]
+            spread = np.zeros(shape, x.dtype)
+            spread[(slice(None),) * axis + (slice(None, None, step),)] = x
+            x = spread
+    pads = tuple(padding or ((0, 0),) * spatial)
+    crop = (slice(max(-lo, 0), x.shape[d + 2] - max(-hi, 0)) for d, (lo, hi) in enumerate(pads))
+    x = x[(slice(None), slice(None), *crop)]
+    return np.pad(x, ((0, 0), (0, 0), *((max(lo, 0), max(hi, 0)) for lo, hi in pads)))
+
+
 def formula_hooks(xp: Any) -> dict[str, Callable[..., Any]]:
     """The activations as float32 formulas of namespace calls (where the library has no
     function of its own): ``1/sqrt``, ``1/(1+exp(-x))``, ``x/(1+exp(-x))``,

@@ -118,15 +118,9 @@ def _conv(
     rhs_dilation: Any = None,
     groups: Any = 1,
 ) -> torch.Tensor:
-    x, w = _native(plan, (lhs, rhs))
+    spread = common.spread_and_pad(lhs.astype(np.float32), lhs_dilation, padding)
+    x, w = _native(plan, (spread, rhs))
     spatial = x.ndim - 2
-    if lhs_dilation and any(d > 1 for d in lhs_dilation):  # zeros between the inputs
-        shape = [*x.shape[:2], *((n - 1) * d + 1 for n, d in zip(x.shape[2:], lhs_dilation))]
-        spread = torch.zeros(shape, dtype=torch.float32)
-        spread[(slice(None), slice(None), *(slice(None, None, d) for d in lhs_dilation))] = x
-        x = spread
-    if padding:
-        x = F.pad(x, [p for low, high in reversed(padding) for p in (low, high)])
     convolve = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}[spatial]
     return convolve(x, w, stride=strides or 1, dilation=rhs_dilation or 1, groups=groups)
 
