@@ -369,27 +369,33 @@ def gather(backend: PaddleBackend, plan: OperationPlan, data: Any, indices: Any,
     return _run(backend, gathered.reshape, [*d.shape[:at], *i.shape, *d.shape[at + 1 :]])
 
 
-def _flat_updates(b: Any, i: Any, u: Any, axis: Any) -> tuple[Any, Any, int]:
-    """The indices as one dimension and the updates with that dimension at *axis*."""
-    at = axis % b.ndim if b.ndim else axis
+def _flat_updates(b: Any, i: Any, u: Any, axis: Any) -> tuple[Any, Any]:
+    """The indices as one dimension, and the updates with that dimension at *axis*.
+
+    The axis is Paddle's to check: one outside ``[-ndim, ndim)`` (or not an int)
+    leaves the updates as they are, and the Paddle call that gets it reacts.
+    """
     flat = i.reshape([-1])
-    return flat, u.reshape([*b.shape[:at], flat.shape[0], *b.shape[at + 1 :]]), at
+    if isinstance(axis, int) and -b.ndim <= axis < b.ndim:
+        at = axis % b.ndim
+        u = u.reshape([*b.shape[:at], flat.shape[0], *b.shape[at + 1 :]])
+    return flat, u
 
 
 def scatter(backend: PaddleBackend, plan: OperationPlan, base: Any, indices: Any,
             updates: Any, axis: Any) -> Any:  # fmt: skip
     b, i, u = _operands(plan, base, indices, updates)
-    flat, source, at = _flat_updates(b, i, u, axis)
-    first = paddle.scatter(paddle.moveaxis(b, at, 0), flat, paddle.moveaxis(source, at, 0),
+    flat, source = _flat_updates(b, i, u, axis)
+    first = paddle.scatter(paddle.moveaxis(b, axis, 0), flat, paddle.moveaxis(source, axis, 0),
                            overwrite=True)  # fmt: skip
-    return _run(backend, paddle.moveaxis, first, 0, at)
+    return _run(backend, paddle.moveaxis, first, 0, axis)
 
 
 def scatter_add(backend: PaddleBackend, plan: OperationPlan, base: Any, indices: Any,
                 updates: Any, axis: Any) -> Any:  # fmt: skip
     b, i, u = _operands(plan, base, indices, updates)
-    flat, source, at = _flat_updates(b, i, u, axis)
-    return _run(backend, paddle.index_add, b, flat, at, source)
+    flat, source = _flat_updates(b, i, u, axis)
+    return _run(backend, paddle.index_add, b, flat, axis, source)
 
 
 # ---------------------------------------------------------------------------
@@ -449,7 +455,7 @@ class PaddleBackend(KernelBackend):
 
     name = "paddle"
     kernels = KERNELS
-    version = paddle.__version__
+    version = f"paddlepaddle {paddle.__version__}"
 
     def __init__(self) -> None:
         super().__init__()

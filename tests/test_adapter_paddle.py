@@ -1,0 +1,125 @@
+"""The PaddlePaddle adapter (``backends.get("paddle")``) and what the suite reports about it.
+
+These tests pin paddlepaddle 3.3.1 on the CPU (the ``paddle`` extra): the
+deviations asserted below are measured facts about that build
+(docs/backends/paddle.md), so another Paddle may flip them.  Skipped when
+paddle is not installed.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+paddle = pytest.importorskip(
+    "paddle", reason="paddle is not installed (pip install 'plancheck[paddle]')"
+)
+
+import backends  # noqa: E402
+from backends.adapters import paddle_cpu  # noqa: E402
+from conformance.judge.runner import Problem, run_call  # noqa: E402
+from conformance.report import call_from_json  # noqa: E402
+from oracle import DType, Tensor, registered_operations, resolve_operation_plan  # noqa: E402
+from oracle.binary32 import from_bits  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+XFAIL = ROOT / "docs" / "backends" / "paddle.xfail"
+
+
+@pytest.fixture(scope="module")
+def backend():
+    return backends.get("paddle")
+
+
+def _f32(*bits: int) -> paddle.Tensor:
+    return paddle.to_tensor(np.array(bits, dtype=np.uint32).view(np.float32))
+
+
+def _bits(result: paddle.Tensor) -> list[int]:
+    return [int(b) for b in result.numpy().reshape(-1).view(np.uint32)]
+
+
+# ---------------------------------------------------------------------------
+# The adapter itself
+# ---------------------------------------------------------------------------
+
+
+def test_registry_name_version_place_and_kernels(backend):
+    assert backend.name == "paddle"
+    assert isinstance(backend, paddle_cpu.PaddleBackend)
+    assert backend.version == f"paddlepaddle {paddle.__version__}"
+    assert paddle.get_device() == "cpu"
+    assert set(paddle_cpu.KERNELS) == {spec.name for spec in registered_operations()}
+
+
+def test_plancheck_backends_lists_paddle_with_its_extra():
+    done = subprocess.run([sys.executable, "-m", "conformance.cli", "backends", "--json"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    row = next(r for r in json.loads(done.stdout) if r["name"] == "paddle")
+    assert row["library"] == "paddle" and row["installed"] is True
+    assert backends.EXTRAS["paddle"] == ("paddle", "paddle")
+
+
+def test_tensor_exchange_keeps_every_bit(backend):
+    patterns = [0, 0x80000000, 1, 0x807FFFFF, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00000,
+                0x7FC00001, 0x7F800001, 0xFFA00000, 0x3F800000, 0x7F7FFFFF]  # fmt: skip
+    oracle_tensor = Tensor.from_bits(DType.Float32, (13,), patterns)
+    native = backend.from_tensor(oracle_tensor)
+    assert native.dtype == paddle.float32 and native.place.is_cpu_place()
+    assert _bits(native) == patterns
+    assert backend.to_tensor(native).bits() == tuple(patterns)
+    for tensor in (
+        Tensor(DType.Int32, (2, 2), (-(2**31), 2**31 - 1, 0, -1)),
+        Tensor(DType.Bool, (3,), (True, False, True)),
+        Tensor(DType.Float32, (), (from_bits(0x80000000),)),
+        Tensor(DType.Float32, (0, 3), ()),
+    ):
+        assert backend.to_tensor(backend.from_tensor(tensor)) == tensor
+
+
+def test_native_tensors_of_other_kinds_are_refused(backend):
+    with pytest.raises(TypeError, match="float32, int32 and bool"):
+        backend.execute("neg", paddle.zeros([2], dtype=paddle.float64))
+    with pytest.raises(TypeError, match=r"expected a paddle\.Tensor"):
+        backend.to_tensor(np.zeros(2, np.float32))
+
+
+@pytest.mark.parametrize("operation", sorted(paddle_cpu.MISSING))
+def test_operations_paddle_lacks_are_declared_not_composed(backend, operation):
+    x = backend.from_tensor(Tensor.from_nested([1.5, -2.0], DType.Float32))
+    args = (x, x) if operation == "rem" else (x,)
+    before = backend.allocations
+    with pytest.raises(NotImplementedError, match=f"paddle {paddle.__version__} has no"):
+        backend.execute(operation, *args)
+    assert backend.allocations == before
+
+
+def test_planner_errors_come_first(backend, monkeypatch):
+    ran = []
+    monkeypatch.setitem(paddle_cpu.KERNELS, "mul", lambda *a: ran.append(a))
+    with pytest.raises(OverflowError) as info:
+        backend.execute("mul", paddle.zeros([2], dtype=paddle.int32), 2**31)
+    with pytest.raises(OverflowError) as planner:
+        resolve_operation_plan("mul", DType.Int32, 2**31)
+    assert str(info.value) == str(planner.value) and not ran
+
+
+def test_results_are_paddle_s_own(backend):
+    """The kernels hand the work to Paddle: the adapter's results are Paddle's calls'."""
+    x = _f32(0x3F800000, 0x40000000, 0xC0400000, 0x33800000)
+    F = paddle.nn.functional
+    assert _bits(backend.execute("exp", x)) == _bits(paddle.exp(x))
+    assert _bits(backend.execute("gelu", x)) == _bits(F.gelu(x))
+    assert _bits(backend.execute("softplus", x)) == _bits(F.softplus(x))
+    a = paddle.arange(6, dtype=paddle.float32).reshape([2, 3]) / 7
+    assert _bits(backend.execute("matmul", a, a.T)) == _bits(paddle.matmul(a, a.T))
+    assert _bits(backend.execute("cumsum", x, 0)) == _bits(paddle.cumsum(x, 0))
+    indices = paddle.to_tensor(np.array([[2, 0]], np.int32))
+    taken = backend.execute("gather", a, indices, 1)
+    assert taken.shape == [2, 1, 2] and _bits(taken) == _bits(a.numpy()[:, [[2, 0]]])
