@@ -22,9 +22,16 @@ paddle = pytest.importorskip(
 
 import backends  # noqa: E402
 from backends.adapters import paddle_cpu  # noqa: E402
+from conformance.generate.strategies import boundary_examples  # noqa: E402
 from conformance.judge.runner import Problem, run_call  # noqa: E402
 from conformance.report import call_from_json  # noqa: E402
-from oracle import DType, Tensor, registered_operations, resolve_operation_plan  # noqa: E402
+from oracle import (  # noqa: E402
+    DType,
+    Tensor,
+    registered_operations,
+    resolvable_plans,
+    resolve_operation_plan,
+)
 from oracle.binary32 import from_bits  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -122,4 +129,85 @@ def test_results_are_paddle_s_own(backend):
     assert _bits(backend.execute("cumsum", x, 0)) == _bits(paddle.cumsum(x, 0))
     indices = paddle.to_tensor(np.array([[2, 0]], np.int32))
     taken = backend.execute("gather", a, indices, 1)
-    assert taken.shape == [2, 1, 2] and _bits(taken) == _bits(a.numpy()[:, [[2, 0]]])
+    assert taken.shape == [2, 1, 2]
+    assert _bits(taken) == [int(b) for b in a.numpy()[:, [[2, 0]]].reshape(-1).view(np.uint32)]
+
+
+# ---------------------------------------------------------------------------
+# The suite's verdicts: measured deviations are reported, conforming calls conform
+# ---------------------------------------------------------------------------
+
+
+def _f32_json(*bits: int) -> str:
+    listed = ",".join(f'"0x{b:08x}"' for b in bits)
+    return f'{{"tensor":"Float32","shape":[{len(bits)}],"bits":[{listed}]}}'
+
+
+#: (deviation, call JSON, the problem the runner must report) -- docs/backends/paddle.md
+DEVIATIONS = [
+    ("int32 add wraps", '{"op":"add","args":[{"tensor":"Int32","shape":[1],"values":[2147483647]},'
+     '{"tensor":"Int32","shape":[1],"values":[1]}]}', Problem.MISSING_EXCEPTION),
+    ("int32 matmul through float32", '{"op":"matmul","args":[{"tensor":"Int32","shape":[1,2],'
+     '"values":[16777217,0]},{"tensor":"Int32","shape":[2,1],"values":[1,1]}]}',
+     Problem.WRONG_VALUE),
+    ("a subnormal equals zero", f'{{"op":"eq","args":[{_f32_json(0xECC)},{_f32_json(0)}]}}',
+     Problem.WRONG_VALUE),
+    ("neg(+0) is +0", f'{{"op":"neg","args":[{_f32_json(0)}]}}', Problem.WRONG_VALUE),
+    ("vectorised exp of -2**22", f'{{"op":"exp","args":[{_f32_json(*[0xCA800000] * 16)}]}}',
+     Problem.WRONG_VALUE),
+    ("relu(NaN) is 0", f'{{"op":"relu","args":[{_f32_json(0x7FC00000)}]}}', Problem.WRONG_VALUE),
+    ("no int32 relu kernel", '{"op":"relu","args":[{"tensor":"Int32","shape":[1],"values":[3]}]}',
+     Problem.UNEXPECTED_EXCEPTION),
+    ("clip takes one-element bounds", f'{{"op":"clamp","args":[{_f32_json(0, 0)},'
+     f'{_f32_json(0, 0)},{_f32_json(0x3F800000, 0x3F800000)}]}}', Problem.UNEXPECTED_EXCEPTION),
+    ("axis () reduces everything", f'{{"op":"reduce_sum","args":[{_f32_json(0x3F800000, 0)},'
+     '{"tuple":[]},false]}', Problem.WRONG_SHAPE_OR_DTYPE),
+    ("rem has no paddle operation", f'{{"op":"rem","args":[{_f32_json(0x3F800000)},'
+     f'{_f32_json(0x3F800000)}]}}', Problem.UNEXPECTED_EXCEPTION),
+    ("gather takes a negative index", '{"op":"gather","args":[{"tensor":"Float32","shape":[1],'
+     '"bits":["0x00000000"]},{"tensor":"Int32","shape":[1],"values":[-1]},0]}',
+     Problem.MISSING_EXCEPTION),
+    ("topk ties are not stable", f'{{"op":"_topk_indices","args":[{_f32_json(*[0xBF900000] * 4)},'
+     '1,0,true]}', Problem.WRONG_VALUE),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "text", "problem"), DEVIATIONS, ids=[d[0] for d in DEVIATIONS])
+def test_paddle_deviations_are_reported_as_their_fault_kind(backend, name, text, problem):
+    outcome = run_call(backend, call_from_json(text))
+    assert not outcome.ok
+    assert outcome.problem == problem, outcome.verdict
+
+
+def test_exp_of_the_same_value_alone_conforms(backend):
+    """exp(-2**22) is 0 through Paddle's scalar loop; only its 8-lane loop returns
+    the subnormal 0x001FFEB0."""
+    alone = call_from_json(f'{{"op":"exp","args":[{_f32_json(0xCA800000)}]}}')
+    assert run_call(backend, alone).ok
+
+
+@pytest.mark.parametrize("operation", ["abs", "floor", "ceil", "round", "sign", "div", "lt",
+                                       "le", "logical_not", "leaky_relu", "select"])  # fmt: skip
+def test_conforming_operations_conform_on_every_boundary_example(backend, operation):
+    for plan in (p for p in resolvable_plans() if p.operation == operation):
+        for call in boundary_examples(plan):
+            outcome = run_call(backend, call)
+            assert outcome.ok, f"{outcome.verdict}\n{call.repro()}"
+
+
+# ---------------------------------------------------------------------------
+# plancheck run with the published known-deviations file
+# ---------------------------------------------------------------------------
+
+
+def test_plancheck_run_with_the_published_xfail_file(tmp_path):
+    report = tmp_path / "paddle.json"
+    command = [sys.executable, "-m", "conformance.cli", "run", "--backend", "paddle",
+               "--op", "abs", "--op", "eq", "--workers", "0", "--xfail", str(XFAIL),
+               "--report", str(report)]  # fmt: skip
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    document = json.loads(report.read_text())
+    status = {op: row["status"] for op, row in document["table"]["paddle"].items()}
+    assert status == {"abs": "conforms", "eq": "xfail"}
+    assert not document["failures"]
