@@ -73,6 +73,20 @@ def test_plancheck_backends_lists_paddle_with_its_extra():
     assert backends.EXTRAS["paddle"] == ("paddle", "paddle")
 
 
+def test_without_paddle_the_error_names_the_extra():
+    code = (
+        "import sys; sys.modules['paddle'] = None\n"
+        "import backends\n"
+        "try:\n    backends.get('paddle')\n"
+        "except backends.BackendLoadError as error:\n    print(error)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)  # fmt: skip
+    assert "needs paddle" in done.stdout and "pip install 'plancheck[paddle]'" in done.stdout, (
+        done.stdout + done.stderr
+    )
+
+
 def test_tensor_exchange_keeps_every_bit(backend):
     patterns = [0, 0x80000000, 1, 0x807FFFFF, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00000,
                 0x7FC00001, 0x7F800001, 0xFFA00000, 0x3F800000, 0x7F7FFFFF]  # fmt: skip
@@ -211,3 +225,15 @@ def test_plancheck_run_with_the_published_xfail_file(tmp_path):
     status = {op: row["status"] for op, row in document["table"]["paddle"].items()}
     assert status == {"abs": "conforms", "eq": "xfail"}
     assert not document["failures"]
+
+
+def test_the_xfail_file_names_every_class_of_the_published_report():
+    report = json.loads((ROOT / "docs" / "backends" / "paddle.json").read_text())
+    published = {f"{c['operation']}@{c['class']}" for c in report["deviation_classes"]}
+    listed = {
+        line.partition(": ")[0]
+        for line in XFAIL.read_text().splitlines()
+        if line and not line.startswith("#")
+    }
+    assert published <= listed, sorted(published - listed)
+    assert all("@" in entry for entry in listed)
