@@ -330,30 +330,28 @@ def conv_general(
 
 
 def paddle_conv(x: Any, w: Any, g: ConvGeometry, spatial: int) -> Any:
-    """The convolution of the validated geometry *g* with Paddle's conv kernels."""
-    lhs_dilation = g.lhs_dilation or (1,) * spatial
-    pads = g.padding or ((0, 0),) * spatial
-    if any(d > 1 for d in lhs_dilation):
-        spread_shape = [*x.shape[:2]]
-        index: list[slice] = [slice(None), slice(None)]
-        for n, d in zip(x.shape[2:], lhs_dilation):
-            spread_shape.append((n - 1) * d + 1 if n else 0)
-            index.append(slice(None, None, d))
-        spread = paddle.zeros(spread_shape, dtype=paddle.float32)
-        spread[tuple(index)] = x
+    """The convolution of the validated geometry *g* with Paddle's conv kernels.
+
+    Input dilation writes *x* at every ``lhs_dilation``-th position of a zero tensor of
+    the dilated extents; a negative padding crops by slicing; the rest is Paddle's conv.
+    """
+    if any(d > 1 for d in g.lhs_dilation):
+        spread = paddle.zeros([*x.shape[:2], *g.dilated_input], dtype=paddle.float32)
+        spread[(slice(None), slice(None), *(slice(None, None, d) for d in g.lhs_dilation))] = x
         x = spread
-    crop = [slice(None), slice(None)]
-    for n, (low, high) in zip(x.shape[2:], pads):
-        crop.append(slice(max(-low, 0), n - max(-high, 0)))
-    x = x[tuple(crop)]
+    pads = g.padding or ((0, 0),) * spatial
+    x = x[
+        (
+            slice(None),
+            slice(None),
+            *(slice(max(-low, 0), n - max(-high, 0)) for n, (low, high) in zip(x.shape[2:], pads)),
+        )
+    ]
     return _CONV[spatial](
-        x,
-        w,
-        stride=list(g.window_strides or (1,) * spatial),
+        x, w, stride=list(g.window_strides or (1,) * spatial),
         padding=[[0, 0], [0, 0], *([max(low, 0), max(high, 0)] for low, high in pads)],
-        dilation=list(g.rhs_dilation or (1,) * spatial),
-        groups=g.feature_group_count,
-    )
+        dilation=list(g.rhs_dilation or (1,) * spatial), groups=g.feature_group_count,
+    )  # fmt: skip
 
 
 # ---------------------------------------------------------------------------
