@@ -96,6 +96,13 @@ def test_plancheck_backends_lists_tensorflow():
     assert row["library"] == "tensorflow" and row["installed"] is True
 
 
+def test_without_tensorflow_the_load_error_names_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "tensorflow", None)  # import tensorflow -> ImportError
+    monkeypatch.delitem(sys.modules, "backends.adapters.tensorflow_cpu")
+    with pytest.raises(backends.BackendLoadError, match=r"pip install 'plancheck\[tensorflow\]'"):
+        backends.get("tensorflow")
+
+
 def test_tensor_exchange_keeps_every_bit(backend):
     patterns = [0, 0x80000000, 1, 0x807FFFFF, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00000,
                 0x7FC00001, 0x7F800001, 0xFFA00000, 0x3F800000, 0x7F7FFFFF]  # fmt: skip
