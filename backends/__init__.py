@@ -72,6 +72,7 @@ BUILTIN_BACKENDS: dict[str, str] = {
     "torch": "backends.adapters.torch_cpu:TorchBackend",
     "jax": "backends.adapters.jax_cpu:JaxBackend",
     "tensorflow": "backends.adapters.tensorflow_cpu:TensorFlowBackend",
+    "onnxruntime": "backends.adapters.onnxruntime_cpu:OnnxRuntimeBackend",
 }
 
 #: Adapters that run on a chosen device: name -> the devices ``name:device`` may
@@ -86,6 +87,7 @@ EXTRAS: dict[str, tuple[str, str]] = {
     "torch": ("torch", "torch"),
     "jax": ("jax", "jax"),
     "tensorflow": ("tensorflow", "tensorflow"),
+    "onnxruntime": ("onnxruntime", "onnxruntime"),
 }
 
 
