@@ -71,6 +71,9 @@ BUILTIN_BACKENDS: dict[str, str] = {
     "numpy-native": "backends.adapters.numpy_native:NumpyNativeBackend",
     "torch": "backends.adapters.torch_cpu:TorchBackend",
     "jax": "backends.adapters.jax_cpu:JaxBackend",
+    "tensorflow": "backends.adapters.tensorflow_cpu:TensorFlowBackend",
+    "onnxruntime": "backends.adapters.onnxruntime_cpu:OnnxRuntimeBackend",
+    "paddle": "backends.adapters.paddle_cpu:PaddleBackend",
 }
 
 #: Adapters that run on a chosen device: name -> the devices ``name:device`` may
@@ -84,6 +87,9 @@ DEVICES: dict[str, tuple[str, ...]] = {
 EXTRAS: dict[str, tuple[str, str]] = {
     "torch": ("torch", "torch"),
     "jax": ("jax", "jax"),
+    "tensorflow": ("tensorflow", "tensorflow"),
+    "onnxruntime": ("onnxruntime", "onnxruntime"),
+    "paddle": ("paddle", "paddle"),
 }
 
 
