@@ -310,3 +310,15 @@ def test_every_clause_is_quoted_word_for_word() -> None:
     for clause in {*CLAUSES.values(), GENERAL}:
         for part in clause.text.split("[...]"):
             assert " ".join(part.split()) in texts[clause.document], (clause.document, part)
+
+
+def test_a_library_without_a_readme_row_is_named_by_its_page(docs: Path) -> None:
+    """The bold name on the page's library line, and the machine as the bullet's last part
+    (semicolons inside parentheses do not split it)."""
+    (docs / "backends" / "numpy-native.md").write_text(
+        "# x\n\n* library: **numpy 9.1** (a build; its BLAS),\n  Python 3.11; 2 cores (shared;"
+        " load 9-16);\n* measured today\n"
+    )
+    numpy_table = load_survey(docs / "backends", docs / "README.md").libraries[0]
+    assert numpy_table.library == "numpy 9.1 (report: numpy-nativelib 9.9)"
+    assert numpy_table.machine == "2 cores (shared; load 9-16)"

@@ -20,7 +20,8 @@ Where the facts come from:
   library as measured (version, threads, device) and the headline deviations
   in a sentence; a library with no row there says so;
 * ``docs/backends/<backend>.md``: the machine, from its ``| machine | ... |``
-  row or its ``* library: ...`` bullet (the two forms the tables use);
+  row or its ``* library: ...`` bullet (the two forms the tables use), and the
+  library in bold on that line when the README has no row for it yet;
 * ``docs/backends/<backend>_repro.py``: whether every class has a
   reproduction beside the table (``tests/test_survey_reproductions.py``).
 
@@ -76,6 +77,9 @@ _REPORT_FORMAT = "plancheck-report/1"
 _README_ROW = re.compile(r"^\|\s*`(?P<backend>[^`]+)`\s*\|(?P<cells>.*)\|\s*$")
 _MACHINE_ROW = re.compile(r"^\|\s*machine\s*\|\s*(?P<machine>.+?)\s*\|\s*$", re.MULTILINE)
 _LIBRARY_BULLET = re.compile(r"^\* library: (?P<text>.+?)(?=^\*|^$)", re.MULTILINE | re.DOTALL)
+_LIBRARY_BOLD = re.compile(
+    r"^(?:\* library:|\|\s*library\s*\|)\s*\*\*(?P<name>[^*]+)\*\*", re.MULTILINE
+)
 
 
 class SurveyError(ValueError):
@@ -227,19 +231,43 @@ def readme_rows(readme: Path) -> dict[str, tuple[str, str]]:
     return found
 
 
-def machine_of(page: Path) -> str:
-    """The machine a library's page states (``| machine | ... |`` or ``* library: ...``)."""
+def _top_level_parts(text: str) -> list[str]:
+    """*text* split at the ``"; "`` outside parentheses."""
+    parts, depth, start = [], 0, 0
+    for i, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0 and text.startswith("; ", i):
+            parts.append(text[start:i])
+            start = i + 2
+    return [*parts, text[start:]]
+
+
+def _page_text(page: Path) -> str | None:
     try:
-        text = page.read_text(encoding="utf-8")
+        return page.read_text(encoding="utf-8")
     except OSError:
+        return None
+
+
+def machine_of(page: Path) -> str:
+    """The machine a library's page states (``| machine | ... |`` or the last part of
+    its ``* library: ...`` bullet, split at the semicolons outside parentheses)."""
+    text = _page_text(page)
+    if text is None:
         return f"not stated ({page.name} is missing)"
     match = _MACHINE_ROW.search(text)
     if match:
         return match["machine"]
     match = _LIBRARY_BULLET.search(text)
     if match:  # "library and version ...; Python, OS, cores": the machine is the last part
-        return " ".join(match["text"].split()).rstrip(";").split("; ")[-1]
+        return _top_level_parts(" ".join(match["text"].split()).rstrip(";"))[-1]
     return f"not stated in {page.name}"
+
+
+def library_of(page: Path) -> str | None:
+    """The library and version a page names in bold on its library line, or None."""
+    match = _LIBRARY_BOLD.search(_page_text(page) or "")
+    return match["name"].strip() if match else None
 
 
 def _library_table(
@@ -248,10 +276,12 @@ def _library_table(
     document = _read_report(directory / f"{backend}.json", backend)
     versions = document.get("backend_versions") or {}
     library, headline = readme.get(backend, ("", ""))
-    library = library or str(versions.get(backend, "")) or backend
     recorded = str(versions.get(backend, ""))
-    if recorded and not recorded.startswith("plancheck ") and recorded not in library:
-        library += f" (report: {recorded})"  # "plancheck X": the host's proxy, not the library
+    if recorded.startswith("plancheck "):  # the backend host's proxy, not the library
+        recorded = ""
+    library = library or library_of(directory / f"{backend}.md") or recorded or backend
+    if recorded and recorded not in library:
+        library += f" (report: {recorded})"
     return LibraryTable(
         backend=backend,
         library=library,
