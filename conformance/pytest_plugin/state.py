@@ -133,7 +133,8 @@ class PlancheckState(Parametrization, Aggregation, CoverageCheck, Reporting, Fau
         self.oracle_errors: list[dict[str, Any]] = []
         self.xfailed: list[dict[str, Any]] = []
         self.errors: list[str] = []
-        self.deviation_failed: Counter[Deviation] = Counter()
+        #: (backend, operation) -> (refused, supported) features, from every check's record
+        self.refusal_evidence: dict[tuple[str, str], tuple[set[str], set[str]]] = {}
         self.class_records: list[dict[str, Any]] = []
         self.not_supported: dict[str, Counter[str]] = {}
         self.coverage_rows: dict[str, dict[str, list[Any]]] = {}
@@ -266,9 +267,13 @@ class PlancheckState(Parametrization, Aggregation, CoverageCheck, Reporting, Fau
             return
         self._coverage()
         status = int(session.exitstatus)
-        if (not self.coverage_complete or self.stale_fails()) and status == 0:
+        failing = not self.coverage_complete or self.stale_fails() or self.new_classes_found()
+        if failing and status == 0:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
             status = 1
+        if status in (0, 1) and self.respelled_deviations():
+            session.exitstatus = pytest.ExitCode.USAGE_ERROR  # the file needs new spellings
+            status = int(session.exitstatus)
         self.complete = status in (0, 1)
         self.result = self._result(status)
         self._write()
