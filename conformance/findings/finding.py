@@ -55,6 +55,7 @@ from typing import Any
 
 from conformance.classes.boundary import Boundary
 from conformance.findings.failure import PROBLEM_RULES
+from conformance.findings.warning_element import WARNING_FLAGS, warning_flag
 from conformance.generate.families import classes_hit
 from conformance.model.capabilities import FEATURES, features_of, first_feature
 from oracle import binary32
@@ -157,18 +158,6 @@ WRONG_VALUE_ELEMENTS = (
 #: the classes with nothing after a colon (besides the capability features)
 PLAIN_CLASSES = ("input-modified", "hang", "crash", "allocation-before-error")
 
-#: IEEE flag -> words of numpy's warning messages that name it
-_FLAG_WORDS = {
-    "overflow": ("overflow",),
-    "underflow": ("underflow",),
-    "divide-by-zero": ("divide by zero", "division by zero"),
-    "invalid": ("invalid value", "invalid"),
-}
-
-
-#: the IEEE flags of ``warning:<flag>`` (else the warning's category name)
-WARNING_FLAGS = tuple(_FLAG_WORDS)
-
 #: an exception or warning type's name, as ``raises-<Exception>`` and the
 #: exception and warning classes spell it (``ValueError``, ``RuntimeWarning``,
 #: ``ValueError|TypeError`` when several types were due)
@@ -244,15 +233,6 @@ def _nearest(word: str, valid: Iterable[str], what: str) -> str:
         "wrong-value:ELEMENT, warning:FLAG, missing-exception:ERROR, wrong-exception:ERROR, "
         "raises-EXCEPTION, " + ", ".join(PLAIN_CLASSES) + " or a capability feature"
     )
-
-
-def warning_flag(category: str, message: str) -> str:
-    """The IEEE flag a warning (or FloatingPointError) message names, else its category."""
-    text = message.lower()
-    for flag, words in _FLAG_WORDS.items():
-        if any(word in text for word in words):
-            return flag
-    return category
 
 
 def _boundary(call: Any, expectation: Any) -> str:
