@@ -82,9 +82,15 @@ def python_snippet(call: Call, backend: str | None = None) -> str:
 # ---------------------------------------------------------------------------
 
 
+def _float_name(value: Any) -> str:
+    """A Float32 value as reports name it: its repr, ``signalling nan`` for a signalling
+    NaN (as ``plancheck call`` prints it)."""
+    return "signalling nan" if isinstance(value, binary32.SignallingNaN) else repr(value)
+
+
 def _element(dtype: Any, value: Any) -> str:
     if dtype is DType.Float32:
-        return f"{value!r} (0x{binary32.to_bits(value):08X})"
+        return f"{_float_name(value)} (0x{binary32.to_bits(value):08X})"
     if dtype is DType.Int32:
         return f"{value} (0x{value & 0xFFFFFFFF:08X})"
     return repr(value)
@@ -330,7 +336,7 @@ def _inputs_at(call: Call, index: Sequence[int]) -> str:
 
 def _mismatch_dict(m: Any, call: Call | None = None) -> dict[str, Any]:
     def shown(value: Any, bits: int | None) -> str:
-        return f"{value!r}" if bits is None else f"{value!r} (0x{bits:08X})"
+        return f"{value!r}" if bits is None else f"{_float_name(value)} (0x{bits:08X})"
 
     return {
         "index": list(m.index),
