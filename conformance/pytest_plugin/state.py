@@ -41,6 +41,16 @@ from oracle import resolvable_plans
 __all__ = ["PlancheckState"]
 
 
+def _load_error_text(error: BaseException) -> str:
+    """Why a backend did not load, for a person: what the backend raised without its
+    class's name (as ``plancheck run`` says it), else the host's own message."""
+    cause = getattr(error, "error", None) if isinstance(error, HostLoadError) else None
+    if cause is None:
+        return str(error)
+    text = str(cause.args[0]) if len(cause.args) == 1 else str(cause)
+    return text.strip() or f"{type(cause).__name__} (no message)"
+
+
 class PlancheckState(Parametrization, Aggregation, CoverageCheck, Reporting, FaultRecords):
     """The plugin's state, one per pytest process: the options, the backends, and
     (on the controller) what the run measured.
@@ -165,7 +175,8 @@ class PlancheckState(Parametrization, Aggregation, CoverageCheck, Reporting, Fau
             except (HostLoadError, HostCrashed, HostTimeout) as error:
                 backend.close()
                 raise pytest.UsageError(
-                    f"{typed(self.config, 'backend')} {label}: cannot load it: {error}"
+                    f"{typed(self.config, 'backend')} {label}: cannot load it: "
+                    f"{_load_error_text(error)}"
                 ) from None
             self._backends[label] = backend
         return backend
