@@ -73,3 +73,27 @@ def test_a_backend_that_fails_to_load_is_named_without_the_exception_class(tmp_p
     assert "--plancheck-backend brokenbackend:X: cannot load it: no such kernel table" in (
         done.stderr)  # fmt: skip
     assert "AttributeError" not in done.stderr
+
+
+def test_ctrl_c_while_plancheck_starts_ends_in_one_line_and_status_3(monkeypatch, capsys) -> None:
+    # before pytest's own handling (the imports, the backend's loading) Ctrl-C ended in a
+    # KeyboardInterrupt traceback (an attrs error when it hit jsonschema's import)
+    import conformance.cli as cli
+
+    def interrupted(arguments):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_check_run_options", interrupted)
+    assert cli.main(["run", "--backend", "cpu"]) == 3
+    captured = capsys.readouterr()
+    assert captured.err == "plancheck: interrupted (Ctrl-C) while starting: no verdict\n"
+    assert "Traceback" not in captured.out + captured.err
+
+
+def test_importing_the_command_line_does_not_import_the_oracle() -> None:
+    # the window in which Ctrl-C meets Python's own traceback is the entry script's import
+    done = subprocess.run(
+        [sys.executable, "-c", "import sys, conformance.cli; print('oracle' in sys.modules)"],
+        env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.stdout.strip() == "False", done.stdout + done.stderr
