@@ -8,27 +8,15 @@ import path as another project's would be; the runs are subprocesses.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
+
+from shipping_cli import run_cli
 
 from conformance.findings.finding import group
 from conformance.model.capabilities import FEATURES
 
-ROOT = Path(__file__).resolve().parent.parent
-TESTS = Path(__file__).resolve().parent
 NO_NEGATIVE_PADDING = "shipping_backends:NoNegativePadding"
-
-
-def _cli(tmp_path: Path, *argv: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(TESTS), str(ROOT), env.get("PYTHONPATH", "")])
-    env.pop("PYTEST_XDIST_AUTO_NUM_WORKERS", None)
-    return subprocess.run(
-        [sys.executable, "-m", "conformance.cli", *argv], cwd=tmp_path, env=env,
-        capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+_cli = run_cli
 
 
 def _classes(tmp_path: Path, name: str = "r.json") -> list[dict]:
