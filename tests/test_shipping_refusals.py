@@ -14,6 +14,9 @@ from shipping_cli import run_cli
 
 from conformance.findings.finding import group
 from conformance.model.capabilities import FEATURES
+from conformance.report.html import render_html
+from conformance.report.markdown import markdown_report
+from conformance.report.table import ConformanceTable
 
 NO_NEGATIVE_PADDING = "shipping_backends:NoNegativePadding"
 _cli = run_cli
@@ -107,3 +110,16 @@ def test_grouping_weighs_every_checks_evidence() -> None:
     records[1] = _record("raises-ValueError", [[]])
     (found,) = group(records, evidence, reason)
     assert (found.cls, found.count) == ("raises-ValueError", 4)
+
+
+def test_the_report_files_name_the_new_spelling() -> None:
+    entry = {"selector": "conv_general@conv-stride", "now": "conv_general@raises-ValueError",
+             "reason": "no negative padding"}  # fmt: skip
+    document = {"format": "plancheck-report/1", "backends": [], "complete": True, "table": {},
+                "respelled_xfail": [entry]}  # fmt: skip
+    assert ("<li><code>conv_general@conv-stride</code> is now spelt "
+            "<code>conv_general@raises-ValueError</code>: no negative padding</li>"
+            ) in render_html(document)  # fmt: skip
+    markdown = markdown_report(document, ConformanceTable()).splitlines()
+    assert ("- `conv_general@conv-stride` is now spelt `conv_general@raises-ValueError`: "
+            "no negative padding") in markdown  # fmt: skip

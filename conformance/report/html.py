@@ -504,6 +504,15 @@ def render_html(document: Mapping[str, Any]) -> str:
         lines += [f"<li><code>{_t(s.get('selector'))}</code>: {_t(s.get('reason'))}</li>"
                   for s in stale]  # fmt: skip
         lines.append("</ul>")
+    respelled = [s for s in _sequence(document.get("respelled_xfail")) if isinstance(s, Mapping)]
+    if respelled:
+        lines.append(
+            "<h2>Listed deviations spelt as classes were spelt before (usage error)</h2><ul>"
+        )
+        lines += [f"<li><code>{_t(s.get('selector'))}</code> is now spelt "
+                  f"<code>{_t(s.get('now'))}</code>: {_t(s.get('reason'))}</li>"
+                  for s in respelled]  # fmt: skip
+        lines.append("</ul>")
     errors = _sequence(document.get("errors"))
     if errors:
         lines.append("<h2>Errors</h2>")
