@@ -1,6 +1,7 @@
 """Outside backends for tests/test_shipping_reports.py: one that warns on exp overflow
 and refuses empty neg operands, one that is 1 ulp high on exp above 1, one whose exp
-refuses every tensor of more than 100 elements (the corpus chunks)."""
+refuses every tensor of more than 100 elements (the corpus chunks), one whose
+convolution refuses negative padding (and computes every other window)."""
 
 import warnings
 from typing import Any, ClassVar
@@ -53,3 +54,15 @@ def _chunky_exp(backend, plan, x):
 class Chunky(CPUBackend):
     name = "chunky"
     kernels: ClassVar[dict[str, Any]] = {**KERNELS, "exp": _chunky_exp}
+
+
+def _no_negative_padding(backend, plan, lhs, rhs, *args, **kwargs):
+    padding = kwargs.get("padding", args[1] if len(args) > 1 else None)
+    if padding is not None and any(low < 0 or high < 0 for low, high in padding):
+        raise ValueError("negative padding is not supported")
+    return KERNELS["conv_general"](backend, plan, lhs, rhs, *args, **kwargs)
+
+
+class NoNegativePadding(CPUBackend):
+    name = "no-negative-padding"
+    kernels: ClassVar[dict[str, Any]] = {**KERNELS, "conv_general": _no_negative_padding}

@@ -6,29 +6,19 @@ every differing corpus case classified, and the run options --report,
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
+
+from shipping_cli import run_cli
 
 from conformance.generate.signalling_nans import signalling_nan_examples
 from conformance.generate.witnesses import witness_calls
 from conformance.judge.checks import boundary_calls
 from oracle import resolvable_plans
 
-ROOT = Path(__file__).resolve().parent.parent
-TESTS = Path(__file__).resolve().parent
 FAULTY = "faulty_backend:SizeZeroRefusing"
 
 
-def _cli(tmp_path: Path, *argv: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(TESTS), str(ROOT), env.get("PYTHONPATH", "")])
-    env.pop("PYTEST_XDIST_AUTO_NUM_WORKERS", None)
-    return subprocess.run(
-        [sys.executable, "-m", "conformance.cli", *argv], cwd=tmp_path, env=env,
-        capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+_cli = run_cli
 
 
 def test_the_boundary_calls_hold_the_witness_and_signalling_nan_calls() -> None:

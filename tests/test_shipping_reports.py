@@ -16,6 +16,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from conformance.report import validate_report
+
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = Path(__file__).resolve().parent
 
@@ -51,9 +53,9 @@ def test_warning_details_show_the_warning_and_exceptions_are_named_alike(tmp_pat
     lines = _class_lines(done.stdout)
     assert lines["exp@warning:overflow"][0] == "warning"
     details = done.stdout.split("--- exp@warning:overflow", 1)[1].split("\n--- ", 1)[0]
-    assert "  warning:    RuntimeWarning: overflow encountered in exp" in details
+    assert "  warning:    RuntimeWarning: overflow encountered in exp -- element (" in details
     refused = [s for s in lines if s.startswith("neg@")]
-    assert len(refused) == 1
+    assert refused == ["neg@zero-size"]  # every empty operand refused: the feature's name
     assert lines[refused[0]][0] == "unexpected exception"  # the summary's kind ...
     block = done.stdout.split(f"--- {refused[0]} (", 1)[1]
     assert block.startswith("unexpected exception,")  # ... the details' head
@@ -61,6 +63,10 @@ def test_warning_details_show_the_warning_and_exceptions_are_named_alike(tmp_pat
     report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
     warned = next(c for c in report["deviation_classes"] if c["class"] == "warning:overflow")
     assert warned["example"]["warnings"] == ["RuntimeWarning: overflow encountered in exp"]
+    (detail,) = warned["example"]["warning_details"]
+    assert (detail["category"], detail["flag"]) == ("RuntimeWarning", "overflow")
+    assert detail["index"] is not None and detail["expected"].startswith("inf")
+    assert validate_report(report) is None
 
 
 def test_class_counts_add_up_to_the_failing_calls(tmp_path: Path) -> None:

@@ -52,7 +52,6 @@ from conformance.model.options import seconds as _seconds
 from conformance.model.options import seed as _seed
 from conformance.model.options import ulp_count as _ulp_count
 from conformance.model.sanitize import terminal_text
-from oracle.planner import resolvable_plans
 
 # ---------------------------------------------------------------------------
 # plancheck run / plancheck repro
@@ -172,6 +171,7 @@ def _check_run_options(arguments: argparse.Namespace) -> str | None:
 
     from conformance.findings.deviations import load_deviations
     from conformance.pytest_plugin.options import parse_budgets
+    from oracle.planner import resolvable_plans  # the oracle: only once a command runs
 
     operations = {p.operation for p in resolvable_plans()}
     unknown = [op for op in arguments.op if op not in operations]
@@ -564,7 +564,18 @@ def main(argv: list[str] | None = None) -> int:
     """The ``plancheck`` command; a closed output pipe ends it quietly with status 1.
 
     A judge whose own floating-point environment is not standard refuses at once
-    (status 3), before the oracle's modules compute their constants."""
+    (status 3), before the oracle's modules compute their constants.  Ctrl-C before
+    a subcommand's own handling of it (while plancheck starts: its imports, the
+    backend's loading) ends the command with one line and status 3 (incomplete),
+    never a traceback."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        print("plancheck: interrupted (Ctrl-C) while starting: no verdict", file=sys.stderr)
+        return INCOMPLETE
+
+
+def _main(argv: list[str] | None) -> int:
     from conformance.host.fpenv import judge_environment_problem
 
     problem = judge_environment_problem()

@@ -51,6 +51,7 @@ import backends
 from conformance.cli.messages import error_text, suggestion
 from conformance.findings.deviations import Deviation, load_deviations
 from conformance.findings.finding import element_class, findings_of, group
+from conformance.findings.refusals import refusal_evidence
 from conformance.generate import corpus as corpus_module
 from conformance.generate.strategies import calls, invalid_calls
 from conformance.generate.validation import invalid_examples
@@ -60,6 +61,7 @@ from conformance.judge.profiles import PROFILES
 from conformance.judge.runner import (
     OracleError,
     Outcome,
+    Problem,
     agree,
     is_real_interrupt,
     run_call,
@@ -70,6 +72,7 @@ from conformance.model.capabilities import declared_by, features_of, parse_featu
 from conformance.model.sanitize import markdown_text, terminal_text
 from conformance.report import failure_report, show_value
 from conformance.report.markdown import _code_block, class_details
+from conformance.report.table import counted
 from conformance.report.terminal_table import render_table
 from oracle import OperationPlan, resolvable_plans
 
@@ -92,6 +95,10 @@ class Comparison:
     #: the features not compared (``--unsupported`` and both backends' own)
     unsupported: frozenset[str] = frozenset()
     _seen: set[Call] = field(default_factory=set)
+    #: the compared calls a result was due for, and those either side raised on
+    #: instead: which features a side refused (:mod:`conformance.findings.refusals`)
+    due: list[Call] = field(default_factory=list)
+    raised: set[Call] = field(default_factory=set)
 
     def supports(self, call: Call) -> bool:
         """Whether *call* is compared; a call needing an unsupported feature is counted."""
@@ -180,6 +187,10 @@ def compare_call(comparison: Comparison, backends_: tuple[Any, Any], call: Call,
         comparison.oracle_errors.append(f"{error} -- {call.repro()}")
         return True
     comparison.compared += 1
+    if first.expectation.error is None:
+        comparison.due.append(call)
+        if Problem.UNEXPECTED_EXCEPTION in (first.problem, second.problem):
+            comparison.raised.add(call)
     if _same(first, second):
         return True
     verdict, blamed = _side(first, second, comparison.labels)
@@ -188,8 +199,11 @@ def compare_call(comparison: Comparison, backends_: tuple[Any, Any], call: Call,
     if not classes:
         classes = ["bits-differ"]
     size = sum(getattr(a, "size", 0) for a in call.args) + len(call.args)
+    needed = sorted(features_of(call))
     for cls in dict.fromkeys(classes):
         comparison.records.append({
+            **({"features_needed": [needed], "raised": type(blamed.raised).__name__}
+               if cls.startswith("raises-") else {}),
             "backend": " vs ".join(comparison.labels),
             "operation": call.operation,
             "plan": call.plan.describe(),
@@ -429,6 +443,8 @@ def main(arguments: argparse.Namespace) -> int:
     pair = (labels[0], labels[1])
     per_operation: dict[str, Counter[str]] = {}
     records: list[dict[str, Any]] = []
+    #: (the pair's label, operation) -> the features refused and supported
+    evidence: dict[tuple[str, str], tuple[set[str], set[str]]] = {}
     oracle_errors: list[str] = []
     not_supported: Counter[str] = Counter()
     restore = watch_interrupts()
@@ -443,6 +459,11 @@ def main(arguments: argparse.Namespace) -> int:
             row.update(plans=1, calls=comparison.compared, corpus=comparison.corpus_cases,
                        disagree=comparison.disagreements)  # fmt: skip
             records.extend(comparison.records)
+            where = (" vs ".join(pair), plan.operation)
+            refused, supported = evidence.setdefault(where, (set(), set()))
+            found = refusal_evidence(comparison.due, comparison.raised)
+            refused.update(found[0])
+            supported.update(found[1])
             oracle_errors.extend(comparison.oracle_errors)
             not_supported.update(comparison.not_supported)
     except KeyboardInterrupt:
@@ -461,7 +482,7 @@ def main(arguments: argparse.Namespace) -> int:
     if not_supported:
         shown = ", ".join(f"{name} ({n} calls)" for name, n in sorted(not_supported.items()))
         _say(f"not supported (not compared): {shown}")
-    classes = [c.as_dict() for c in group(records)]
+    classes = [c.as_dict() for c in group(records, evidence)]
     for entry in classes:
         entry["known"] = _known(deviations, labels, entry)
     new = [c for c in classes if c["known"] is None]
@@ -485,7 +506,8 @@ def main(arguments: argparse.Namespace) -> int:
         status, closing = (
             1,
             (
-                f"{labels[0]} and {labels[1]} DISAGREE: {len(classes)} classes {compared}"
+                f"{labels[0]} and {labels[1]} DISAGREE: "
+                f"{counted(len(classes), 'class', 'classes')} {compared}"
                 + (" -- INCOMPLETE: interrupted" if interrupted else "")
             ),
         )

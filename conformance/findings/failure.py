@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from conformance.findings.warning_element import WARNING_FLAGS, warned_element, warning_flag
 from conformance.model.calls import REPRO_PRELUDE, Call, Family
 from conformance.model.codec import (
     encode_call,
@@ -41,6 +42,7 @@ __all__ = [
     "semantics_of",
     "show_tensor",
     "show_value",
+    "warning_details",
 ]
 
 #: at most this many elements of one tensor are listed in a report
@@ -80,9 +82,15 @@ def python_snippet(call: Call, backend: str | None = None) -> str:
 # ---------------------------------------------------------------------------
 
 
+def _float_name(value: Any) -> str:
+    """A Float32 value as reports name it: its repr, ``signalling nan`` for a signalling
+    NaN (as ``plancheck call`` prints it)."""
+    return "signalling nan" if isinstance(value, binary32.SignallingNaN) else repr(value)
+
+
 def _element(dtype: Any, value: Any) -> str:
     if dtype is DType.Float32:
-        return f"{value!r} (0x{binary32.to_bits(value):08X})"
+        return f"{_float_name(value)} (0x{binary32.to_bits(value):08X})"
     if dtype is DType.Int32:
         return f"{value} (0x{value & 0xFFFFFFFF:08X})"
     return repr(value)
@@ -231,6 +239,10 @@ class FailureReport:
     #: the IEEE warnings the call emitted (``Category: message``), or the
     #: FloatingPointError it raised
     warnings: list[str] = field(default_factory=list)
+    #: each of :attr:`warnings` with its ``category``, ``message``, ``flag`` and the
+    #: element it concerns (:func:`warning_details`): ``index`` (None when no element
+    #: shows the flag's condition), ``inputs``, ``expected``
+    warning_details: list[dict[str, Any]] = field(default_factory=list)
 
     def _elided(self) -> bool:
         """Whether the whole tensors are left out: every mismatch shows its inputs, and
@@ -264,8 +276,8 @@ class FailureReport:
             lines.append(f"  expected:   {_summary(self.expected) if elided else self.expected}")
         if self.actual:
             lines.append(f"  actual:     {_summary(self.actual) if elided else self.actual}")
-        for warning in self.warnings:
-            lines.append(f"  warning:    {warning}")
+        for detail in self.warning_details or [{"text": w} for w in self.warnings]:
+            lines.append(f"  warning:    {_warning_line(detail)}")
         if self.ulp is not None:
             lines.append(f"  ULP distance (max over mismatches): {self.ulp}")
         if self.mismatches:
@@ -324,7 +336,7 @@ def _inputs_at(call: Call, index: Sequence[int]) -> str:
 
 def _mismatch_dict(m: Any, call: Call | None = None) -> dict[str, Any]:
     def shown(value: Any, bits: int | None) -> str:
-        return f"{value!r}" if bits is None else f"{value!r} (0x{bits:08X})"
+        return f"{value!r}" if bits is None else f"{_float_name(value)} (0x{bits:08X})"
 
     return {
         "index": list(m.index),
@@ -346,6 +358,43 @@ def _warnings_of(outcome: Any) -> list[str]:
     if isinstance(raised, FloatingPointError):
         shown.append(terminal_text(f"FloatingPointError: {raised}", 500))
     return shown
+
+
+def warning_details(outcome: Any) -> list[dict[str, Any]]:
+    """The warnings of a call (:func:`_warnings_of`) each with its category, message,
+    IEEE flag and the element it concerns: the first element of the expected result
+    that shows the flag's condition given its inputs
+    (:func:`conformance.findings.warning_element.warned_element` says how it is
+    found), its index, input elements and expected value with their bits."""
+    expected = getattr(outcome.expectation, "result", None)
+    details = []
+    for text in _warnings_of(outcome):
+        category, _, message = text.partition(": ")
+        flag = warning_flag(category, message)
+        flat = warned_element(flag, outcome.call, expected)
+        detail: dict[str, Any] = {
+            "text": text, "category": category, "message": message, "flag": flag,
+            "index": None, "inputs": "", "expected": "",
+        }  # fmt: skip
+        if flat is not None and expected is not None:
+            index = list(np.unravel_index(flat, expected.shape)) if expected.shape else []
+            detail["index"] = [int(i) for i in index]
+            detail["inputs"] = _inputs_at(outcome.call, detail["index"])
+            detail["expected"] = _element(expected.dtype, expected.values[flat])
+        details.append(detail)
+    return details
+
+
+def _warning_line(detail: Mapping[str, Any]) -> str:
+    """``RuntimeWarning: overflow encountered in exp -- element (3,) from (...): expected
+    inf (0x7F800000)``; an IEEE flag no element shows says so."""
+    text = str(detail.get("text") or f"{detail.get('category')}: {detail.get('message')}")
+    if detail.get("index") is not None:
+        inputs = f" from ({detail['inputs']})" if detail.get("inputs") else ""
+        return f"{text} -- element {tuple(detail['index'])}{inputs}: expected {detail['expected']}"
+    if detail.get("flag") in WARNING_FLAGS:
+        return f"{text} -- no element of the expected result shows {detail['flag']}"
+    return text
 
 
 def failure_report(outcome: Any, backend: str, test: str = "") -> FailureReport:
@@ -389,6 +438,7 @@ def failure_report(outcome: Any, backend: str, test: str = "") -> FailureReport:
         test=test,
         note=call.note,
         warnings=_warnings_of(outcome),
+        warning_details=warning_details(outcome),
         semantics=semantics_of(expectation.plan or call.plan)
         if (expectation.plan or call.plan)
         else "",

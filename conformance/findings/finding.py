@@ -22,9 +22,12 @@ Class spellings (the part after ``@`` in ``operation[/plan]@class``):
     several findings, one per element sort.
 ``<feature>``
     the backend raised where a result was due, on a call that needs a
-    capability feature (:mod:`conformance.model.capabilities`), e.g. ``zero-size``;
+    capability feature (:mod:`conformance.model.capabilities`) it refused: every
+    call of the check needing it raised (:mod:`conformance.findings.refusals`),
+    e.g. ``zero-size``;
 ``raises-<Exception>``
-    the backend raised where a result was due, e.g. ``raises-ValueError``;
+    the backend raised where a result was due, and no feature of the call was
+    refused, e.g. ``raises-ValueError``;
 ``missing-exception:<boundary>``, ``wrong-exception:<boundary>``
     an invalid call did not raise, or raised another type; *boundary* is the
     call's error class (``error-bad-axis``, ``int32-result-overflow`` ...) or
@@ -52,6 +55,7 @@ from typing import Any
 
 from conformance.classes.boundary import Boundary
 from conformance.findings.failure import PROBLEM_RULES
+from conformance.findings.warning_element import WARNING_FLAGS, warning_flag
 from conformance.generate.families import classes_hit
 from conformance.model.capabilities import FEATURES, features_of, first_feature
 from oracle import binary32
@@ -97,6 +101,9 @@ class Finding:
     cls: str
     rule: str
     ulp: int | None = None  #: the largest ULP distance of this class's elements in the call
+    #: the capability features the call needs (an unexpected exception's: it is classed
+    #: under a refused one when the check is over, :mod:`conformance.findings.refusals`)
+    features: frozenset[str] = frozenset()
 
     def key(self) -> tuple[str, str, str]:
         return (self.operation, self.plan, self.cls)
@@ -150,18 +157,6 @@ WRONG_VALUE_ELEMENTS = (
 
 #: the classes with nothing after a colon (besides the capability features)
 PLAIN_CLASSES = ("input-modified", "hang", "crash", "allocation-before-error")
-
-#: IEEE flag -> words of numpy's warning messages that name it
-_FLAG_WORDS = {
-    "overflow": ("overflow",),
-    "underflow": ("underflow",),
-    "divide-by-zero": ("divide by zero", "division by zero"),
-    "invalid": ("invalid value", "invalid"),
-}
-
-
-#: the IEEE flags of ``warning:<flag>`` (else the warning's category name)
-WARNING_FLAGS = tuple(_FLAG_WORDS)
 
 #: an exception or warning type's name, as ``raises-<Exception>`` and the
 #: exception and warning classes spell it (``ValueError``, ``RuntimeWarning``,
@@ -240,15 +235,6 @@ def _nearest(word: str, valid: Iterable[str], what: str) -> str:
     )
 
 
-def warning_flag(category: str, message: str) -> str:
-    """The IEEE flag a warning (or FloatingPointError) message names, else its category."""
-    text = message.lower()
-    for flag, words in _FLAG_WORDS.items():
-        if any(word in text for word in words):
-            return flag
-    return category
-
-
 def _boundary(call: Any, expectation: Any) -> str:
     """The error class of an invalid call, else the exception type that was due."""
     try:
@@ -275,10 +261,10 @@ def _exception_findings(outcome: Any, plan: str, rule: str) -> list[Finding]:
         flag = warning_flag("FloatingPointError", str(raised))
         return [Finding(operation, plan, "warning", f"warning:{flag}",
                         "IEEE exceptions never raise or warn")]  # fmt: skip
-    if outcome.problem == "unexpected exception":
-        feature = first_feature(features_of(call))
-        cls = feature if feature is not None else f"raises-{type(raised).__name__}"
-        return [Finding(operation, plan, "unexpected exception", cls, rule)]
+    if outcome.problem == "unexpected exception":  # named at the end of the check
+        cls = f"raises-{type(raised).__name__}"  # (conformance.findings.refusals)
+        return [Finding(operation, plan, "unexpected exception", cls, rule,
+                        features=features_of(call))]  # fmt: skip
     if outcome.problem == "allocation before error":
         return [Finding(operation, plan, "wrong exception", "allocation-before-error", rule)]
     boundary = _boundary(call, outcome.expectation)
@@ -405,24 +391,54 @@ class DeviationClass:
         }
 
 
-def _fold_features(classes: dict[tuple[str, str, str, bool], DeviationClass]) -> None:
+def _fold_features(
+    classes: dict[tuple[str, str, str, bool], DeviationClass], featureless: set[tuple[str, ...]]
+) -> None:
     """A feature class (``zero-size`` ...) whose exception the backend also raises on
-    calls needing no feature is not about the feature: fold it into ``raises-<type>``
-    of the same operation."""
+    calls needing no feature (*featureless*: the keys of such ``raises-`` classes) is
+    not about the feature: fold it into ``raises-<type>`` of the same operation."""
 
     for key, found in list(classes.items()):
         backend, operation, cls, new = key
         if cls not in FEATURES or found.raised is None:
             continue
-        target = classes.get((backend, operation, f"raises-{found.raised}", new))
-        if target is None:
+        target_key = (backend, operation, f"raises-{found.raised}", new)
+        target = classes.get(target_key)
+        if target is None or target_key not in featureless:
             continue
         target.count += found.count
         target.plans.extend(p for p in found.plans if p not in target.plans)
         del classes[key]
 
 
-def group(records: Iterable[Mapping[str, Any]]) -> list[DeviationClass]:
+#: ``(backend, operation) -> (refused, supported)``: the features every check of the
+#: operation found refused and found supported (:mod:`conformance.findings.refusals`)
+Evidence = Mapping[tuple[str, str], tuple[Iterable[str], Iterable[str]]]
+
+
+def _renamed(record: Mapping[str, Any], evidence: Evidence) -> str:
+    """The class of an unexpected-exception *record* in the light of every check of its
+    operation: a feature class whose feature some check got a result for becomes
+    ``raises-<type>``; a ``raises-`` class each of whose calls needs the same feature,
+    refused by some check and supported by none, becomes that feature."""
+    cls = record["class"]
+    refused, supported = evidence.get((record["backend"], record["operation"]), ((), ()))
+    usable = set(refused) - set(supported)
+    if cls in FEATURES and cls in set(supported) and record.get("raised"):
+        return f"raises-{record['raised']}"
+    needed = record.get("features_needed") or []
+    if cls.startswith("raises-") and needed:
+        firsts = {first_feature(f for f in features if f in usable) for features in needed}
+        if len(firsts) == 1 and None not in firsts:
+            return str(firsts.pop())
+    return cls
+
+
+def group(
+    records: Iterable[Mapping[str, Any]],
+    evidence: Evidence | None = None,
+    known: Any = None,
+) -> list[DeviationClass]:
     """Fold per-plan class records into :class:`DeviationClass` values.
 
     Each record is what a check sends (``backend``, ``operation``, ``plan``,
@@ -431,11 +447,27 @@ def group(records: Iterable[Mapping[str, Any]]) -> list[DeviationClass]:
     whose example is the smallest call seen (known and new records of one class
     fold apart: a known entry never hides a new plan).  Ordered by backend, operation,
     then :data:`KINDS`.
+
+    With *evidence* (per operation, :data:`Evidence`) unexpected-exception classes are
+    named in the light of every check (:func:`_renamed`); *known* (``(backend,
+    operation, plan, class) -> reason | None``) then re-decides a renamed record's
+    known deviation.
     """
     classes: dict[tuple[str, str, str, bool], DeviationClass] = {}
+    featureless: set[tuple[str, ...]] = set()
     for record in records:
-        known = record.get("known")
-        key = (record["backend"], record["operation"], record["class"], known is None)
+        if evidence is not None and (
+            record["class"].startswith("raises-") or record["class"] in FEATURES
+        ):
+            cls = _renamed(record, evidence)
+            if cls != record["class"]:
+                where = (record["backend"], record["operation"], record["plan"], cls)
+                reason = known(*where) if known is not None else None
+                record = {**record, "class": cls, "known": reason}
+        known_reason = record.get("known")
+        key = (record["backend"], record["operation"], record["class"], known_reason is None)
+        if [] in (record.get("features_needed") or []):
+            featureless.add(key)
         found = classes.get(key)
         if found is None:
             found = classes[key] = DeviationClass(
@@ -448,14 +480,14 @@ def group(records: Iterable[Mapping[str, Any]]) -> list[DeviationClass]:
         size = int(record.get("size", 0))
         if record.get("example") and (found.size < 0 or size < found.size):
             found.example, found.size, found.rule = record["example"], size, record.get("rule", "")
-        if known is not None and found.known is None:
-            found.known = str(known)
+        if known_reason is not None and found.known is None:
+            found.known = str(known_reason)
         if record.get("raised"):
             found.raised = str(record["raised"])
         ulp = record.get("max_ulp")
         if ulp is not None:
             found.max_ulp = max(found.max_ulp or 0, int(ulp))
-    _fold_features(classes)
+    _fold_features(classes, featureless)
     order = {kind: i for i, kind in enumerate(KINDS)}
     return sorted(
         classes.values(),

@@ -20,6 +20,7 @@ from typing import Any
 from conformance.classes.result import result_classes_hit
 from conformance.findings.failure import FailureReport, failure_report, oracle_error_report
 from conformance.findings.finding import Finding, findings_of
+from conformance.findings.refusals import refusal_class, refusal_evidence
 from conformance.generate.families import classes_hit
 from conformance.judge.profiles import PROFILES, Profile
 from conformance.judge.runner import (
@@ -99,6 +100,14 @@ def host_findings(outcome: Outcome) -> list[Finding]:
     return found
 
 
+def _signatures(entry: Mapping[str, Any]) -> dict[str, list[list[str]]]:
+    """``{"features_needed": [...]}``: the feature sets of a ``raises-`` entry's calls
+    (the run's grouping weighs them against every check's evidence); empty for
+    other entries."""
+    found = sorted(sorted(features) for features in entry.get("by_features") or ())
+    return {"features_needed": found} if found else {}
+
+
 def _call_size(call: Call) -> int:
     """How big a call is (tensor elements plus arguments): examples prefer small calls."""
     return sum(getattr(a, "size", 0) for a in call.args) + len(call.args)
@@ -165,6 +174,10 @@ class Checker:
     classes: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
     _counting: bool = True
     _seen: set[Call] = field(default_factory=set)
+    #: the counted calls a result was due for, and those of them that raised instead:
+    #: the evidence of which features the backend refused (:meth:`name_refusals`)
+    _due: list[Call] = field(default_factory=list)
+    _raised: set[Call] = field(default_factory=set)
 
     @property
     def ulp_budget(self) -> int:
@@ -265,6 +278,8 @@ class Checker:
             self._seen.add(call)
             self._record_coverage(call, outcome)
             self.examples += 1
+            if outcome.expectation.error is None:
+                self._due.append(call)
         self.max_ulp = max(self.max_ulp, self._seen_ulp(outcome))
         if outcome.ok:
             if counting:
@@ -273,6 +288,8 @@ class Checker:
         findings = findings_of(outcome) + host_findings(outcome)
         if counting:
             self.failed += 1
+            if any(f.kind == "unexpected exception" for f in findings):
+                self._raised.add(call)
         self.killing_call = self.killing_call or call
         report = self.record_findings(outcome, findings, counting)
         if outcome.timed_out or outcome.problem == Problem.CRASH:
@@ -318,7 +335,81 @@ class Checker:
                 entry["call"] = outcome.call
                 if entry["known"] is None:
                     self._keep(report)
+            if finding.kind == "unexpected exception":
+                report = self._record_signature(entry, finding, outcome, size, counting, report)
         return report
+
+    def _record_signature(
+        self, entry: dict[str, Any], finding: Finding, outcome: Outcome, size: int,
+        counting: bool, report: FailureReport | None,
+    ) -> FailureReport | None:  # fmt: skip
+        """Count an unexpected exception under the features its call needs (the class
+        is named by :meth:`name_refusals`), keeping each feature set's smallest call."""
+        signatures = entry.setdefault("by_features", {})
+        sub = signatures.get(finding.features)
+        if sub is None:
+            if not counting:
+                return report
+            sub = signatures[finding.features] = {"count": 0, "size": size + 1, "example": None,
+                                                  "call": None}  # fmt: skip
+        if counting:
+            sub["count"] += 1
+        if size < sub["size"]:
+            report = report or failure_report(outcome, self.label, self.test)
+            sub.update(size=size, example=report, call=outcome.call)
+        return report
+
+    def name_refusals(self) -> None:
+        """Class each unexpected exception under the first feature of its call the
+        backend refused in this check, else leave it ``raises-<Exception>``
+        (:mod:`conformance.findings.refusals`).  Idempotent; each class keeps the
+        smallest call of the ones it holds as its example."""
+        pending = [(key, entry) for key, entry in self.classes.items() if entry.get("by_features")]
+        if not pending:
+            return
+        refused, _ = refusal_evidence(self._due, self._raised)
+        for key, entry in pending:
+            plan, cls = key
+            signatures = entry["by_features"]
+            for features, sub in list(signatures.items()):
+                target = refusal_class(features, refused, cls[len("raises-") :])
+                if target == cls:
+                    continue
+                del signatures[features]
+                # the last one takes the calls counted outside any feature set (a corpus
+                # chunk's cases that were not run one by one)
+                moved = sub["count"] if signatures else entry["count"]
+                entry["count"] -= moved
+                self._merge_refusal(entry, plan, target, moved, sub)
+            if not signatures:
+                del self.classes[key]
+            elif all(sub["call"] is not entry["call"] for sub in signatures.values()):
+                smallest = min(signatures.values(), key=lambda sub: sub["size"])
+                entry.update(size=smallest["size"], example=smallest["example"],
+                             call=smallest["call"])  # fmt: skip
+
+    def _evidence(self) -> dict[str, list[str]]:
+        """The check's evidence of refused and supported features (the run's grouping
+        weighs every check's)."""
+        refused, supported = refusal_evidence(self._due, self._raised)
+        return {"refused_features": sorted(refused), "supported_features": sorted(supported)}
+
+    def _merge_refusal(
+        self, entry: dict[str, Any], plan: str, target: str, count: int, sub: dict[str, Any]
+    ) -> None:
+        """Add *count* calls of a ``raises-`` *entry* (their smallest: *sub*) to the
+        class *target* of *plan*."""
+        into = self.classes.get((plan, target))
+        if into is None:
+            into = self.classes[(plan, target)] = {
+                **entry, "class": target, "count": 0, "size": sub["size"] + 1, "example": None,
+                "call": None, "by_features": {},
+            }  # fmt: skip
+            finding = Finding(entry["operation"], plan, entry["kind"], target, entry["rule"])
+            into["known"] = self.known(finding) if self.known is not None else None
+        into["count"] += count
+        if sub["example"] is not None and sub["size"] < into["size"]:
+            into.update(size=sub["size"], example=sub["example"], call=sub["call"])
 
     def reports(self, limit: int = 5) -> list[FailureReport]:
         """The examples of the recorded classes (new ones first), else the kept reports."""
@@ -328,11 +419,13 @@ class Checker:
 
     def new_classes(self) -> list[dict[str, Any]]:
         """The recorded classes no known deviation covers."""
+        self.name_refusals()
         return [entry for entry in self.classes.values() if entry["known"] is None]
 
     def raise_findings(self) -> None:
         """:class:`NonConformance` with the first class's example and one line per
         other class, when any class was recorded."""
+        self.name_refusals()
         if not self.classes:
             return
         entries = sorted(self.classes.values(), key=lambda e: e["known"] is not None)
@@ -359,6 +452,7 @@ class Checker:
     # -- the record the plugin sends to the controller -------------------------
 
     def record(self) -> dict[str, Any]:
+        self.name_refusals()
         return {
             "backend": self.label,
             "operation": self.plan.operation,
@@ -376,12 +470,14 @@ class Checker:
             "oracle_errors": [f.as_dict() for f in self.oracle_errors],
             "classes": [
                 {
-                    **{k: v for k, v in entry.items() if k != "call"},
+                    **{k: v for k, v in entry.items() if k not in ("call", "by_features")},
                     "example": entry["example"].as_dict() if entry["example"] else None,
+                    **_signatures(entry),
                 }
                 for entry in self.classes.values()
             ],
             "not_supported": dict(self.not_supported),
+            **self._evidence(),
             "coverage": {
                 "calls": self.calls,
                 "hits": dict(self.hits),

@@ -9,6 +9,7 @@ decides the run's result from them.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter
 from typing import Any
@@ -17,6 +18,7 @@ import pytest
 
 from conformance.findings.deviations import Deviation
 from conformance.findings.finding import group
+from conformance.findings.refusals import former_class
 
 __all__ = ["CHECKER", "COVERAGE_KINDS", "Aggregation"]
 
@@ -89,11 +91,12 @@ class Aggregation:
             entry = dict(entry, known=self.known_reason(
                 entry["backend"], entry["operation"], entry["plan"], entry["class"]))  # fmt: skip
             self.class_records.append(entry)
-            for deviation in self.deviations:
-                if deviation.covers(entry["backend"], entry["operation"], entry["plan"],
-                                    entry["class"]):  # fmt: skip
-                    self.deviation_failed[deviation] += 1
-                    break
+        if "refused_features" in record:
+            refused, supported = self.refusal_evidence.setdefault(
+                (record["backend"], record["operation"]), (set(), set())
+            )
+            refused.update(record["refused_features"])
+            supported.update(record.get("supported_features", ()))
         skipped = record.get("not_supported") or {}
         if skipped:
             self.not_supported.setdefault(record["backend"], Counter()).update(skipped)
@@ -133,25 +136,58 @@ class Aggregation:
             return "not conforming (interrupted)" if self.found_nonconformance() else (
                 "incomplete (interrupted)"
             )  # fmt: skip
+        if status == pytest.ExitCode.USAGE_ERROR and self.respelled_deviations():
+            return "usage error (known deviations spelt as classes were spelt before)"
         if status != 1:
             return f"pytest exit status {status}"
         if self.stale_fails() and not self.found_nonconformance():
             return "stale known deviations (strict)"
         statuses = {row.status for b in self.table.backends() for _, row in self.table.rows(b)}
-        if statuses - {"conforms", "xfail", "ORACLE ERROR"} or self._coverage_blames_backend():
+        if (
+            statuses - {"conforms", "xfail", "ORACLE ERROR"}
+            or self._coverage_blames_backend()
+            or self.new_classes_found()
+        ):
             return "not conforming"
         if "ORACLE ERROR" in statuses or self.oracle_errors:
             return "oracle errors"
         return "failed"  # something outside the suite failed
 
     def stale_deviations(self) -> list[dict[str, str]]:
-        """Listed deviations that covered none of the classes found (of selected plans)."""
+        """Listed deviations that covered none of the classes found (of selected plans),
+        but for those :meth:`respelled_deviations` names anew."""
+        respelled = {entry["selector"] for entry in self.respelled_deviations()}
+        covered = self.covered_deviations()
         stale = []
         for deviation in self.deviations:
             matched = [c for c in self.collected.values() if deviation.matches(c.label, c.plan)]
-            if matched and not self.deviation_failed[deviation]:
+            if matched and deviation not in covered and deviation.selector not in respelled:
                 stale.append({"selector": deviation.selector, "reason": deviation.reason})
         return stale
+
+    def respelled_deviations(self) -> list[dict[str, str]]:
+        """Listed deviations spelt as a class found in this run was spelt before
+        unexpected exceptions were named after refused features only
+        (:mod:`conformance.findings.refusals`): an entry ``OP@FEATURE`` that covered
+        nothing, while a ``raises-<Exception>`` class of OP holds calls whose first
+        feature is FEATURE.  Each is a usage error naming the class's spelling now
+        (``selector``, ``now``, ``reason``): the entry would otherwise go stale
+        silently while the class it meant fails the run as new."""
+        found = []
+        covered = self.covered_deviations() if self.deviations else set()
+        for deviation in self.deviations:
+            if deviation.cls is None or deviation in covered:
+                continue
+            for record in self.class_records:
+                formerly = {former_class(f) for f in record.get("features_needed") or ()}
+                if deviation.cls in formerly and deviation.covers(
+                    record["backend"], record["operation"], record["plan"], deviation.cls
+                ):
+                    now = dataclasses.replace(deviation, cls=record["class"]).selector
+                    found.append({"selector": deviation.selector, "now": now,
+                                  "reason": deviation.reason})  # fmt: skip
+                    break
+        return found
 
     def stale_fails(self) -> bool:
         """Whether the run fails on listed deviations that no longer fail: strict mode
@@ -168,4 +204,22 @@ class Aggregation:
     def deviation_classes(self) -> list[Any]:
         """The run's deviation classes (:func:`conformance.findings.finding.group`)."""
 
-        return group(self.class_records)
+        return group(self.class_records, self.refusal_evidence, self.known_reason)
+
+    def new_classes_found(self) -> bool:
+        """Whether the run's classes, named with every check's evidence, include one no
+        known deviation covers (an item may have been an expected failure under the
+        name its own check gave a class)."""
+        return any(found.known is None for found in self.deviation_classes())
+
+    def covered_deviations(self) -> set[Deviation]:
+        """The listed deviations that cover some class of the run (each class counts for
+        the first deviation covering it)."""
+        covered = set()
+        for found in self.deviation_classes():
+            for plan in found.plans:
+                for deviation in self.deviations:
+                    if deviation.covers(found.backend, found.operation, plan, found.cls):
+                        covered.add(deviation)
+                        break
+        return covered

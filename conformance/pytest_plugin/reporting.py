@@ -62,6 +62,7 @@ class Reporting:
             "deviation_classes": [c.as_dict() for c in self.deviation_classes()],
             "not_supported": {label: dict(c) for label, c in self.not_supported.items()},
             "stale_xfail": self.stale_deviations(),
+            "respelled_xfail": self.respelled_deviations(),
             "errors": self.errors,
             "coverage": self.coverage_summary,
         }

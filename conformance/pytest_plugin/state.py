@@ -41,6 +41,16 @@ from oracle import resolvable_plans
 __all__ = ["PlancheckState"]
 
 
+def _load_error_text(error: BaseException) -> str:
+    """Why a backend did not load, for a person: what the backend raised without its
+    class's name (as ``plancheck run`` says it), else the host's own message."""
+    cause = getattr(error, "error", None) if isinstance(error, HostLoadError) else None
+    if cause is None:
+        return str(error)
+    text = str(cause.args[0]) if len(cause.args) == 1 else str(cause)
+    return text.strip() or f"{type(cause).__name__} (no message)"
+
+
 class PlancheckState(Parametrization, Aggregation, CoverageCheck, Reporting, FaultRecords):
     """The plugin's state, one per pytest process: the options, the backends, and
     (on the controller) what the run measured.
@@ -133,7 +143,8 @@ class PlancheckState(Parametrization, Aggregation, CoverageCheck, Reporting, Fau
         self.oracle_errors: list[dict[str, Any]] = []
         self.xfailed: list[dict[str, Any]] = []
         self.errors: list[str] = []
-        self.deviation_failed: Counter[Deviation] = Counter()
+        #: (backend, operation) -> (refused, supported) features, from every check's record
+        self.refusal_evidence: dict[tuple[str, str], tuple[set[str], set[str]]] = {}
         self.class_records: list[dict[str, Any]] = []
         self.not_supported: dict[str, Counter[str]] = {}
         self.coverage_rows: dict[str, dict[str, list[Any]]] = {}
@@ -164,7 +175,8 @@ class PlancheckState(Parametrization, Aggregation, CoverageCheck, Reporting, Fau
             except (HostLoadError, HostCrashed, HostTimeout) as error:
                 backend.close()
                 raise pytest.UsageError(
-                    f"{typed(self.config, 'backend')} {label}: cannot load it: {error}"
+                    f"{typed(self.config, 'backend')} {label}: cannot load it: "
+                    f"{_load_error_text(error)}"
                 ) from None
             self._backends[label] = backend
         return backend
@@ -266,9 +278,13 @@ class PlancheckState(Parametrization, Aggregation, CoverageCheck, Reporting, Fau
             return
         self._coverage()
         status = int(session.exitstatus)
-        if (not self.coverage_complete or self.stale_fails()) and status == 0:
+        failing = not self.coverage_complete or self.stale_fails() or self.new_classes_found()
+        if failing and status == 0:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
             status = 1
+        if status in (0, 1) and self.respelled_deviations():
+            session.exitstatus = pytest.ExitCode.USAGE_ERROR  # the file needs new spellings
+            status = int(session.exitstatus)
         self.complete = status in (0, 1)
         self.result = self._result(status)
         self._write()

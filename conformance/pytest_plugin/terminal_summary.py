@@ -154,6 +154,12 @@ def write_summary(state: Any, terminalreporter: Any, exitstatus: Any) -> None:
     for stale in state.stale_deviations():
         write(f"plancheck: listed deviation no longer fails: {stale['selector']} "
               f"({stale['reason']}){strict}")  # fmt: skip
+    for entry in state.respelled_deviations():
+        write(
+            f"plancheck: usage error: the known deviation {entry['selector']} names a class "
+            f"now spelt {entry['now']} (an unexpected exception is named after a feature "
+            "only when the backend refused every call needing it); respell the entry"
+        )
     if state.report_path is not None:
         write(f"plancheck report: {state.report_path}")
     if interrupted:

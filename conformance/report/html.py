@@ -299,6 +299,34 @@ def _class_lines(classes: Sequence[tuple[int, Mapping[str, Any]]]) -> list[str]:
     return lines
 
 
+def _warnings(example: Mapping[str, Any]) -> list[str]:
+    """The warnings a failure report shows: category, message and the element each
+    concerns (``warning_details``; a report without them lists ``warnings``)."""
+    details = [d for d in _sequence(example.get("warning_details")) if isinstance(d, Mapping)]
+    if not details:
+        details = [{"message": w} for w in _sequence(example.get("warnings"))]
+    if not details:
+        return []
+    lines = [
+        f"<p>warnings: {_count(len(details))}</p>",
+        '<div class="scroll"><table class="warnings"><tr><th>category</th><th>message</th>'
+        "<th>element</th><th>from inputs</th><th>expected</th></tr>",
+    ]
+    for d in details:
+        index = d.get("index")
+        if index is not None:
+            element = f"<code>({_t(', '.join(map(str, _sequence(index))))})</code>"
+        else:
+            element = "none shows it" if d.get("flag") else ""
+        lines.append(
+            f"<tr><td>{_t(d.get('category', ''))}</td><td>{_t(d.get('message', ''))}</td>"
+            f"<td>{element}</td><td><code>{_t(d.get('inputs', ''))}</code></td>"
+            f"<td><code>{_t(d.get('expected', ''))}</code></td></tr>"
+        )
+    lines.append("</table></div>")
+    return lines
+
+
 def _example(example: Mapping[str, Any]) -> list[str]:
     """The fields of one failure report, bit patterns and commands included."""
     facts: list[tuple[str, str]] = []
@@ -335,6 +363,7 @@ def _example(example: Mapping[str, Any]) -> list[str]:
                 f'<td class="num">{_count(m.get("ulp"))}</td><td>{_t(m.get("rule"))}</td></tr>'
             )
         lines.append("</table></div>")
+    lines += _warnings(example)
     if example.get("repro"):
         lines += [
             "<p>reproduce:</p>",
@@ -474,6 +503,15 @@ def render_html(document: Mapping[str, Any]) -> str:
         lines.append("<h2>Listed deviations that no longer fail</h2><ul>")
         lines += [f"<li><code>{_t(s.get('selector'))}</code>: {_t(s.get('reason'))}</li>"
                   for s in stale]  # fmt: skip
+        lines.append("</ul>")
+    respelled = [s for s in _sequence(document.get("respelled_xfail")) if isinstance(s, Mapping)]
+    if respelled:
+        lines.append(
+            "<h2>Listed deviations spelt as classes were spelt before (usage error)</h2><ul>"
+        )
+        lines += [f"<li><code>{_t(s.get('selector'))}</code> is now spelt "
+                  f"<code>{_t(s.get('now'))}</code>: {_t(s.get('reason'))}</li>"
+                  for s in respelled]  # fmt: skip
         lines.append("</ul>")
     errors = _sequence(document.get("errors"))
     if errors:

@@ -185,6 +185,12 @@ def markdown_report(document: Mapping[str, Any], table: ConformanceTable) -> str
         lines += ["## Listed deviations that no longer fail", ""]
         lines += [f"- `{s['selector']}`: {s['reason']}" for s in stale]
         lines.append("")
+    respelled = document.get("respelled_xfail") or []
+    if respelled:
+        lines += ["## Listed deviations spelt as classes were spelt before (usage error)", ""]
+        lines += [f"- {_code_span(r['selector'])} is now spelt {_code_span(r['now'])}: "
+                  f"{markdown_text(r['reason'])}" for r in respelled]  # fmt: skip
+        lines.append("")
     coverage = document.get("coverage") or {}
     if coverage:
         lines += ["## Coverage (plan x boundary class)", ""]
