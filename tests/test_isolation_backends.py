@@ -69,10 +69,14 @@ def _marked(tmp_path: Path, name: str) -> list[int]:
 
 @pytest.fixture(scope="module")
 def fastmath(tmp_path_factory) -> Path:
+    return build_fastmath(tmp_path_factory.mktemp("fastmath"))
+
+
+def build_fastmath(where: Path) -> Path:
+    """The -Ofast shared library, built in *where* (the test is skipped where it cannot be)."""
     compiler = shutil.which("gcc") or shutil.which("cc")
     if compiler is None:
         pytest.skip("no C compiler (gcc/cc) to build the -Ofast shared library")
-    where = tmp_path_factory.mktemp("fastmath")
     (where / "fastmath.c").write_text(FASTMATH_C, encoding="utf-8")
     built = subprocess.run(
         [compiler, "-Ofast", "-shared", "-fPIC", "-o", str(where / "libfastmath.so"),
