@@ -43,13 +43,16 @@ DEFAULT_TIMEOUT = 120.0
 
 
 class HostedRunner:
-    """The sweep's callable for backend *label*, run in its host (see the module)."""
+    """The sweep's callable for backend *label*, run in its host (see the module); the
+    host is started and the backend loaded at construction (HostLoadError, HostCrashed,
+    HostTimeout when it cannot be)."""
 
     def __init__(self, label: str, timeout: float | None = DEFAULT_TIMEOUT) -> None:
         self.label = label
         self.__name__ = label
         self.timeout = timeout
         self.host: BackendHost = shared_host(label)
+        self.host.ensure()  # HostLoadError now, for a backend that cannot be loaded
         self.environment: set[str] = set()
         #: the backend's own seconds on the last chunk, measured in the host
         self.seconds: float | None = None
