@@ -142,3 +142,19 @@ def test_a_crash_is_reported_as_such(tmp_path):
     (record,) = records
     assert record["error"].startswith("crash: ")
     assert took < 45
+
+
+def test_a_thread_left_running_does_not_keep_the_sweep_alive(tmp_path):
+    done, records, took = _sweep(tmp_path, "LeavesThread", "neg", NORMAL)
+    assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
+    assert "CONFORMS: isolation_backends:LeavesThread neg:Float32" in done.stdout
+    assert records[0]["environment"] == []
+    assert took < 45
+
+
+def test_numpy_state_changed_by_the_backend_is_its_finding_not_the_judges(tmp_path):
+    done, records, _ = _sweep(tmp_path, "PatchesNextafter", "silu", NORMAL)
+    assert done.returncode == 1, (done.stdout + done.stderr)[-3000:]
+    (record,) = records
+    assert record["environment"] == ["numpy-state:patched"]
+    assert record["non_conforming"] == 0  # the judge's own nextafter was never replaced

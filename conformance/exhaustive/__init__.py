@@ -15,15 +15,18 @@ Where each lives:
 * :mod:`conformance.exhaustive.state` -- the state file: identities, records,
   locked appends, claims;
 * :mod:`conformance.exhaustive.summary` -- summaries and accuracy tables;
+* :mod:`conformance.exhaustive.hosted` -- the backend in its host process
+  (:mod:`conformance.host`): chunks through shared memory, two in flight;
 * :mod:`conformance.exhaustive.cli` -- ``plancheck exhaustive``;
 * :mod:`conformance.exhaustive.pytest_plugin` and
   :mod:`conformance.exhaustive.items` -- every (plan, shard) as a pytest item.
 
-The package depends on :mod:`conformance.model`, the oracle and (to load a
-backend) :mod:`backends`; its modules import one another in one direction
+The package depends on :mod:`conformance.model`, the oracle and
+:mod:`conformance.host` (the backend is loaded and run only in a host
+process, never here); its modules import one another in one direction
 (``int32``, ``ulp_error``, ``digest`` -> ``state`` -> ``summary`` ->
-``sweep`` -> ``cli`` -> ``pytest_plugin`` -> ``items``) and this front imports
-them all.
+``hosted`` -> ``sweep`` -> ``cli`` -> ``pytest_plugin`` -> ``items``) and this
+front imports them all.
 """
 
 from conformance.exhaustive.cli import add_arguments, main

@@ -35,8 +35,13 @@ the accuracy table (:func:`accuracy_table`) of a backend is the aggregate of
 its shards.
 
 Backends are ``cpu``, ``generic``, ``module:attribute`` (through
-:func:`backends.get`), or ``numpy-float32``: the raw numpy float32 ufuncs
-(:func:`numpy_float32`), measured for comparison, not a conforming backend.
+:func:`backends.get` in the backend's host process:
+:mod:`conformance.exhaustive.hosted`; this process never imports them), or
+``numpy-float32``: the raw numpy float32 ufuncs (:func:`numpy_float32`),
+measured for comparison, not a conforming backend.  The host's findings about
+the backend's environment make a range non-conforming
+(:attr:`ShardResult.environment`); the judge checks its own environment before
+and after each range and records it (:func:`judge_environment`).
 """
 
 from __future__ import annotations
@@ -66,6 +71,7 @@ from conformance.exhaustive.hosted import (
     HostedRunner,
     HostLoadError,
     HostTimeout,
+    hosted_runner,
 )
 from conformance.exhaustive.state import FORMAT, Store, current_key, is_current
 from conformance.host import fpenv
@@ -234,7 +240,7 @@ def runner(
     """
     if name == "numpy-float32":
         return numpy_float32
-    return HostedRunner(name, timeout)
+    return hosted_runner(name, timeout)
 
 
 # ---------------------------------------------------------------------------
@@ -302,13 +308,14 @@ def _is_finding(error: BaseException) -> bool:
 
 
 class _Call:
-    """One backend's call on one chunk: started (a hosted backend computes while the
-    oracle does), then finished: (output, None) or (None, the error's text)."""
+    """One backend's call on one chunk: started (a hosted backend computes from then on,
+    while this process judges the chunk before), then finished: (output, None) or
+    (None, the error's text)."""
 
     def __init__(self, run: Callable[[str, np.ndarray], np.ndarray], op: str,
                  inputs: np.ndarray) -> None:  # fmt: skip
         self.run, self.op = run, op
-        self.began = time.perf_counter()
+        self.elapsed = 0.0  #: an in-process call's wall time
         # the backend gets its own copy of the inputs: one that writes into them cannot
         # change the offenders reported or what the next backend sees
         self.inputs = inputs if isinstance(run, HostedRunner) else inputs.copy()
@@ -325,7 +332,11 @@ class _Call:
                 raise self.failure
             if isinstance(self.run, HostedRunner):
                 return self.run.collect(), None
-            return np.asarray(self.run(self.op, self.inputs)), None
+            began = time.perf_counter()
+            try:
+                return np.asarray(self.run(self.op, self.inputs)), None
+            finally:
+                self.elapsed = time.perf_counter() - began
         except (HostTimeout, HostCrashed, HostLoadError):
             raise
         except BaseException as error:
@@ -336,9 +347,9 @@ class _Call:
     @property
     def seconds(self) -> float:
         """The backend's time: the host's own measure, else the call's wall time."""
-        if isinstance(self.run, HostedRunner) and self.run.seconds is not None:
-            return self.run.seconds
-        return time.perf_counter() - self.began
+        if isinstance(self.run, HostedRunner):
+            return self.run.seconds or 0.0
+        return self.elapsed
 
 
 #: how the error text of a range the backend's host stopped begins
@@ -404,47 +415,53 @@ def check_range(
     rounded = op in V.ROUNDED_OPS
     input_dtype = np.float32 if dtype == "Float32" else np.int32
     stopped = [False] * len(runs)
+
+    def begin(lo: int) -> tuple[int, int, np.ndarray, list[_Call | None]]:
+        """Start the calls of the chunk at *lo* (hosted backends start computing)."""
+        hi = min(lo + chunk, stop)
+        patterns = V.bit_patterns(lo, hi)
+        calls = [None if done else _Call(run, op, patterns.view(input_dtype))
+                 for run, done in zip(runs, stopped)]  # fmt: skip
+        return lo, hi, patterns, calls
+
     scalar_before = V.STATS["scalar"]
     began = time.perf_counter()
-    try:
-        for lo in range(start, stop, chunk):
-            if all(stopped):
-                break
-            hi = min(lo + chunk, stop)
-            patterns = V.bit_patterns(lo, hi)
-            calls = [None if done else _Call(run, op, patterns.view(input_dtype))
-                     for run, done in zip(runs, stopped)]  # fmt: skip
-            t0 = time.perf_counter()
-            _, expected, float_at = expected_chunk(op, dtype, lo, hi, patterns, plateaus)
-            results[0].oracle_seconds += time.perf_counter() - t0
-            for i, (call, result) in enumerate(zip(calls, results)):
-                if call is None:
-                    continue
-                try:
-                    actual, error = call.finish()
-                except (HostTimeout, HostCrashed, HostLoadError) as failure:
-                    result.error = result.error or _host_failure(failure, hi - lo, timeout)
-                    result.inputs += stop - lo
-                    result.non_conforming += stop - lo
-                    result.not_correctly_rounded += stop - lo
-                    stopped[i] = True
-                    continue
-                if error is not None:  # a crash is non-conforming on the whole chunk
-                    result.error = result.error or error
-                    result.inputs += int(patterns.size)
-                    result.non_conforming += int(patterns.size)
-                    result.not_correctly_rounded += int(patterns.size)
-                    continue
-                if i == 0:
-                    result.backend_seconds += call.seconds
-                compare_chunk(op, dtype, patterns, float_at, expected, actual,
-                              result.ulp_budget, result, rounded)  # fmt: skip
-            if progress is not None:
-                progress(hi - lo)
-    finally:
-        for run in runs:
-            if isinstance(run, HostedRunner):
-                run.close()
+    starts = range(start, stop, chunk)
+    following = begin(start) if starts else None
+    for index in range(len(starts)):
+        assert following is not None
+        lo, hi, patterns, calls = following
+        # the next chunk starts in the hosts now: they work while this one is judged
+        following = begin(starts[index + 1]) if index + 1 < len(starts) else None
+        t0 = time.perf_counter()
+        _, expected, float_at = expected_chunk(op, dtype, lo, hi, patterns, plateaus)
+        results[0].oracle_seconds += time.perf_counter() - t0
+        for i, (call, result) in enumerate(zip(calls, results)):
+            if call is None or stopped[i]:
+                continue
+            try:
+                actual, error = call.finish()
+            except (HostTimeout, HostCrashed, HostLoadError) as failure:
+                result.error = result.error or _host_failure(failure, hi - lo, timeout)
+                result.inputs += stop - lo
+                result.non_conforming += stop - lo
+                result.not_correctly_rounded += stop - lo
+                stopped[i] = True
+                continue
+            if error is not None:  # the backend raised: non-conforming on the whole chunk
+                result.error = result.error or error
+                result.inputs += int(patterns.size)
+                result.non_conforming += int(patterns.size)
+                result.not_correctly_rounded += int(patterns.size)
+                continue
+            if i == 0:
+                result.backend_seconds += call.seconds
+            compare_chunk(op, dtype, patterns, float_at, expected, actual,
+                          result.ulp_budget, result, rounded)  # fmt: skip
+        if progress is not None:
+            progress(hi - lo)
+        if all(stopped):
+            break
     judge_environment()  # the same check after the range: still standard
     elapsed = time.perf_counter() - began
     for run, result in zip(runs, results):

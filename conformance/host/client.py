@@ -97,6 +97,11 @@ class BackendHost:
         return (self.info or self.ensure()).get("unsupported") or None
 
     @property
+    def alive(self) -> bool:
+        """Whether the host process is started and has not ended."""
+        return self._process is not None and self._process.poll() is None
+
+    @property
     def pid(self) -> int | None:
         return self._process.pid if self._process is not None else None
 

@@ -4,8 +4,10 @@ Started by :class:`conformance.host.client.BackendHost` as ``python -m
 conformance.host.server READ_FD WRITE_FD`` in a session of its own (so the judge
 can kill it and every child it forked with one ``killpg``).  It imports numpy
 and plancheck's model first, records numpy's public functions, then loads the
-backend on the ``load`` request and answers ``run`` requests, one at a time, on
-a :class:`multiprocessing.connection.Connection` over two pipes.
+backend on the ``load`` request and answers ``run`` requests (one judged call),
+``sweep`` requests (one chunk of the exhaustive sweep, its arrays in the judge's
+shared memory: :mod:`conformance.host.segment`) and ``identity`` requests, one at
+a time, on a :class:`multiprocessing.connection.Connection` over two pipes.
 
 Around every call it:
 
@@ -87,7 +89,7 @@ class Host:
         self.previous: tuple[Any, Any] | None = None  #: the last result and its snapshot
         self.pid = os.getpid()
         self.label = ""
-        self.segment: Segment | None = None  #: the sweep's shared memory, once attached
+        self.segments: dict[str, Segment] = {}  #: the sweep's shared memory, by name
 
     def _leave_if_forked(self) -> None:
         """A child the backend forked that returned into the host's code ends here, at
@@ -238,11 +240,15 @@ class Host:
         return reply
 
     def _segment(self, name: str) -> Segment:
-        if self.segment is None or self.segment.name != name:
-            if self.segment is not None:
-                self.segment.close()
-            self.segment = Segment.attach(name)
-        return self.segment
+        """The judge's segment *name*, attached once (a few are kept: the judge alternates)."""
+        segment = self.segments.get(name)
+        if segment is None:
+            if len(self.segments) >= 8:  # the judge replaced its segments
+                for old in self.segments.values():
+                    old.close()
+                self.segments.clear()
+            segment = self.segments[name] = Segment.attach(name)
+        return segment
 
     def _read_result(self, reply: dict[str, Any], backend: Any, native: Any, tensor: Any) -> None:
         if not isinstance(tensor, Tensor):
