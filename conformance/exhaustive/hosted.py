@@ -113,7 +113,11 @@ class HostedRunner:
         """The result of the oldest call submitted, its raw bits as the backend produced
         them (HostTimeout, HostCrashed, or the backend's rebuilt exception).  Its
         *timeout* runs from when the host could start it: its submission, or the reply
-        to the call before it if that came later."""
+        to the call before it if that came later.
+
+        The array may be a view of the call's segment, valid until :data:`SLOTS` more
+        calls are submitted (the sweep judges it before then; :meth:`__call__` copies).
+        """
         slot, submitted = self._pending.popleft()
         remaining = None
         if self.timeout is not None:
@@ -138,14 +142,14 @@ class HostedRunner:
         if where == "segment":
             segment = self._segments[slot]
             assert segment is not None
-            data = np.array(segment.view(np.uint8, count, output=True))
+            data = segment.view(np.uint8, count, output=True)
         else:
             data = np.frombuffer(raw[0], np.uint8).copy()
         return data.view(dtype).reshape(shape)
 
     def __call__(self, op: str, inputs: np.ndarray) -> np.ndarray:
         self.submit(op, inputs)
-        return self.collect()
+        return np.array(self.collect())
 
     def _release(self, slot: int) -> None:
         if self._finalizers[slot] is not None:

@@ -12,7 +12,11 @@
   ``--exhaustive-backend``, ``--exhaustive-op``, ``--exhaustive-dtype``,
   ``--exhaustive-shard``, ``--exhaustive-shards``, ``--exhaustive-sample``,
   ``--exhaustive-ulp-budget``, ``--exhaustive-state``, ``--exhaustive-fresh``,
-  ``--exhaustive-also``, ``--exhaustive-every-int32``), validated by the same types;
+  ``--exhaustive-also``, ``--exhaustive-every-int32``, ``--exhaustive-timeout``),
+  validated by the same types;
+* refuses to run (exit status 3) in a process whose floating-point environment
+  is not standard; the backend itself runs only in host processes
+  (:mod:`conformance.exhaustive.hosted`), so no item imports it;
 * makes the *controller* (the pytest process itself, or pytest-xdist's
   controller) the only writer of the state file: a worker -- a local
   process or one on another machine reached through an xdist gateway

@@ -222,7 +222,10 @@ class Host:
         backend's exception (``raised``) and the environment findings around the call.
         Warnings are not judged by the sweep: they are ignored."""
         segment = self._segment(name)
-        inputs = np.array(segment.view(dtype, count, output=False))  # the backend's own copy
+        # the inputs half as it is: the judge never reads it back (its patterns are its
+        # own) and writes it again only after this reply, so a backend that writes into
+        # its input or keeps it changes nothing judged
+        inputs = segment.view(dtype, count, output=False)
         reply: dict[str, Any] = {}
         environment = self._environment_before()
         try:
