@@ -18,10 +18,12 @@ from typing import Any
 
 import backends
 
-__all__ = ["identity_of"]
+__all__ = ["digest_of", "identity_of"]
 
 
-def _digest(parts: Iterable[bytes]) -> str:
+def digest_of(parts: Iterable[bytes]) -> str:
+    """16 hex digits of the SHA-256 of *parts*, each prefixed by its length (so no two
+    sequences of parts give the same input)."""
     h = hashlib.sha256()
     for part in parts:
         h.update(len(part).to_bytes(8, "little"))
@@ -77,4 +79,4 @@ def identity_of(label: str, backend: Any) -> str:
     version = getattr(backend, "version", None)
     if isinstance(version, str):
         parts.append(version.encode())
-    return f"{label}@{_digest(parts)}"
+    return f"{label}@{digest_of(parts)}"
