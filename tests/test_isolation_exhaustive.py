@@ -158,3 +158,19 @@ def test_numpy_state_changed_by_the_backend_is_its_finding_not_the_judges(tmp_pa
     (record,) = records
     assert record["environment"] == ["numpy-state:patched"]
     assert record["non_conforming"] == 0  # the judge's own nextafter was never replaced
+
+
+def test_too_little_shared_memory_is_an_incomplete_verdict_not_a_crash(tmp_path, monkeypatch,
+                                                                       capsys):  # fmt: skip
+    from conformance.cli import main
+    from conformance.host import segment
+
+    monkeypatch.setattr(segment, "SHM", str(tmp_path))  # a directory with no room for 8 MiB
+    monkeypatch.setattr(segment.os, "statvfs", lambda path: os.statvfs_result((0,) * 10))
+    monkeypatch.setattr("conformance.exhaustive.hosted._RUNNERS", {})
+    state = tmp_path / "state.jsonl"
+    status = main(["exhaustive", "--op", "neg", "--dtype", "Float32", "--shard", NORMAL,
+                   "--state", str(state), "--no-progress"])  # fmt: skip
+    assert status == 3
+    assert "MiB free; the sweep needs 8 MiB more" in capsys.readouterr().err
+    assert not state.exists()

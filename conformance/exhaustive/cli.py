@@ -292,7 +292,7 @@ def _sweep(arguments, plans, count, indices, also, store: Store) -> int:
                 _sequential(arguments, plans, count, indices, also, store, bad_plans)
     except X.Interrupted as signal_name:
         interrupted = str(signal_name)
-    except X.JudgeEnvironmentError as error:
+    except (X.JudgeEnvironmentError, OSError) as error:  # plancheck's own process or room
         print(f"plancheck exhaustive: INCOMPLETE: {error}", file=sys.stderr)
         return 1 if bad_plans else 3
     except StateError as error:  # the state file went bad under the sweep

@@ -19,12 +19,16 @@ written as bytes of the dtypes named beside them in the pipe's messages.
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 from multiprocessing import resource_tracker, shared_memory
 
 import numpy as np
 
-__all__ = ["Segment"]
+__all__ = ["SHM", "Segment"]
+
+#: where POSIX shared memory lives on Linux (checked for room when it exists)
+SHM = "/dev/shm"
 
 
 class Segment:
@@ -38,8 +42,19 @@ class Segment:
 
     @classmethod
     def create(cls, half: int) -> Segment:
-        """A new segment with *half* bytes for each side (the judge's)."""
-        return cls(shared_memory.SharedMemory(create=True, size=2 * max(half, 1)), owner=True)
+        """A new segment with *half* bytes for each side (the judge's).  OSError when the
+        shared-memory file system (``/dev/shm``) has not that much room: writing past it
+        would kill this process with SIGBUS (a container's default is 64 MiB)."""
+        size = 2 * max(half, 1)
+        if os.path.isdir(SHM):
+            info = os.statvfs(SHM)
+            if info.f_bavail * info.f_frsize < size:
+                raise OSError(
+                    f"{SHM} has {info.f_bavail * info.f_frsize >> 20} MiB free; the sweep "
+                    f"needs {size >> 20} MiB more for each backend it runs (give the "
+                    f"container more shared memory, e.g. docker --shm-size)"
+                )
+        return cls(shared_memory.SharedMemory(create=True, size=size), owner=True)
 
     @classmethod
     def attach(cls, name: str) -> Segment:
