@@ -332,10 +332,10 @@ class Store:
                 try:
                     while written < len(data):
                         written += os.write(fd, data[written:])
-                    os.fsync(fd)
                 except BaseException:
                     os.ftruncate(fd, size)  # no partial line is ever left behind
                     raise
+                os.fsync(fd)  # whole lines are in the file: an interrupt here keeps them
             finally:
                 os.close(fd)
 
