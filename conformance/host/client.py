@@ -67,6 +67,16 @@ def _message(error: BaseException) -> str:
     return text.strip() or f"{type(error).__name__} (no message)"
 
 
+#: The host's first lines: the judge's ``sys.path`` is restored before anything of
+#: plancheck is imported, so a project's own ``conformance`` or ``backends`` package in
+#: the working directory (first on the path of ``python -m``) cannot shadow plancheck's.
+_BOOTSTRAP = (
+    "import json, os, sys; "
+    "sys.path[:] = json.loads(os.environ['PLANCHECK_HOST_SYS_PATH']); "
+    "from conformance.host.server import main; main(sys.argv[1:])"
+)
+
+
 class BackendHost:
     """A backend under test, loaded in a process of its own.
 
@@ -91,6 +101,12 @@ class BackendHost:
     @property
     def name(self) -> str:
         return str((self.info or self.ensure()).get("name", self.label))
+
+    @property
+    def version(self) -> str:
+        """What the hosted backend runs, as the host read it from the backend
+        (:func:`conformance.model.versions.backend_version`)."""
+        return str((self.info or self.ensure()).get("version", "unknown"))
 
     @property
     def unsupported(self) -> Any:
@@ -118,8 +134,7 @@ class BackendHost:
         env = dict(os.environ, PLANCHECK_HOST_SYS_PATH=json.dumps(sys.path))
         try:
             self._process = subprocess.Popen(
-                [sys.executable, "-m", "conformance.host.server",
-                 str(to_host_read), str(from_host_write)],
+                [sys.executable, "-c", _BOOTSTRAP, str(to_host_read), str(from_host_write)],
                 pass_fds=(to_host_read, from_host_write), stdin=subprocess.DEVNULL,
                 stdout=sys.__stderr__.fileno() if sys.__stderr__ else None,
                 start_new_session=True, env=env,
