@@ -216,6 +216,29 @@ def _single_case(plan: OperationPlan, bits: tuple[int, ...], note: str) -> Call:
     return Call(plan.operation, forward_arguments(plan.operation, tensors), None, plan, note=note)
 
 
+#: Lengths tried, shortest first, for a corpus case that conforms alone but not inside
+#: its chunk: kernels switch to vector lanes and blocked loops by length, so the case
+#: repeated to one of these lengths usually takes the path the chunk took.
+BATCH_REPRO_LENGTHS = (8, 16, 32, 64, 128, 256, 1024)
+
+
+def _repeated_case(plan: OperationPlan, bits: tuple[int, ...], length: int, note: str) -> Call:
+    """The corpus case *bits*, every operand its value repeated *length* times."""
+    tensors = [Tensor(DType.Float32, (length,), (binary32.from_bits(b),) * length) for b in bits]
+    return Call(plan.operation, forward_arguments(plan.operation, tensors), None, plan, note=note)
+
+
+def _batched_failure(checker: Checker, bits: tuple[int, ...], cls: str, note: str) -> Any:
+    """The outcome of the shortest repetition of a corpus case (:data:`BATCH_REPRO_LENGTHS`)
+    that shows element class *cls*, or None: the case fails only beside other cases."""
+    for length in BATCH_REPRO_LENGTHS:
+        call = _repeated_case(checker.plan, bits, length, f"{note}, repeated {length} times")
+        outcome = checker.run(call)
+        if not outcome.ok and any(f.cls == cls for f in findings_of(outcome)):
+            return outcome
+    return None
+
+
 def _case_call(plan: OperationPlan, chunk: Call, index: int) -> Call:
     tensors = [a for a in chunk.args if isinstance(a, Tensor)]
     bits = tuple(t.bits()[index] for t in tensors)
@@ -483,7 +506,10 @@ def check_corpus_plan(checker: Checker) -> None:
         bits = tuple(int(o[first : first + 1].view(np.uint32)[0]) for o in operands)
         call = _single_case(plan, bits, f"corpus level {level} case {first}")
         outcome = checker.run(call)
-        if outcome.ok:  # the backend fails only inside a batch: report the corpus case itself
+        if outcome.ok:  # alone it conforms: the case repeated takes the batch's path
+            outcome = _batched_failure(checker, bits, cls, call.note) or outcome
+            call = outcome.call
+        if outcome.ok:  # the backend fails only beside other cases: report the case itself
             report = failure_report(outcome, checker.label, checker.test)
             report.problem = "wrong value (only inside the corpus batch)"
             report.summary = f"corpus level {level} case {first} differs inside its batch"
