@@ -71,6 +71,7 @@ BUILTIN_BACKENDS: dict[str, str] = {
     "numpy-native": "backends.adapters.numpy_native:NumpyNativeBackend",
     "torch": "backends.adapters.torch_cpu:TorchBackend",
     "jax": "backends.adapters.jax_cpu:JaxBackend",
+    "array-api-strict": "backends.adapters.array_api_strict:ArrayApiStrictBackend",
 }
 
 #: Adapters that run on a chosen device: name -> the devices ``name:device`` may
@@ -84,6 +85,7 @@ DEVICES: dict[str, tuple[str, ...]] = {
 EXTRAS: dict[str, tuple[str, str]] = {
     "torch": ("torch", "torch"),
     "jax": ("jax", "jax"),
+    "array-api-strict": ("array_api_strict", "array-api-strict"),
 }
 
 
