@@ -129,28 +129,44 @@ def wrong_bits(expected: list[int], function: Callable[..., Any], *args: Any,
 
 # -- the table ---------------------------------------------------------------------
 
+_RAISES = ("raises-NotImplementedError", "rank-0", "zero-size")
 _TOPK = (
-    "raises-NotImplementedError",
+    *_RAISES[::2],
+    "negative-axis",
+    "topk-smallest",
     "wrong-exception:error-bad-axis",
     "wrong-exception:error-bad-parameter",
 )
 _SCATTER = (
-    "raises-NotImplementedError",
+    *_RAISES,
+    "negative-axis",
     "wrong-exception:error-bad-axis",
     "wrong-exception:error-index-negative",
     "wrong-exception:error-index-too-large",
     "wrong-exception:error-shape-mismatch",
 )
-_SHAPES = ("raises-NotImplementedError", "wrong-exception:error-shape-mismatch")
-#: operation -> (a word every name of a function for it would hold, its classes)
+_CONV = (
+    "raises-NotImplementedError",
+    "zero-size",
+    "conv-2d",
+    "conv-groups",
+    "conv-lhs-dilation",
+    "conv-padding",
+    "conv-rhs-dilation",
+    "conv-stride",
+    "wrong-exception:error-shape-mismatch",
+)
+#: operation -> (a word every name of a function for it would hold, its classes: every
+#: call raises NotImplementedError, so a class is named by the first feature of its calls)
 _NOT_IN_STANDARD: dict[str, tuple[str, tuple[str, ...]]] = {
     "_topk_indices": ("top", _TOPK),
-    "_topk_values": ("top", _TOPK),
-    "conv_general": ("conv", _SHAPES),
-    "rem": ("fmod", _SHAPES),
-    "scatter": ("scatter", (*_SCATTER, "wrong-exception:error-scatter-duplicate")),
+    "_topk_values": ("top", (*_TOPK, "signalling-nan")),
+    "conv_general": ("conv", _CONV),
+    "rem": ("fmod", (*_RAISES, "broadcasting", "wrong-exception:error-shape-mismatch")),
+    "scatter": ("scatter", (*_SCATTER, "signalling-nan",
+                            "wrong-exception:error-scatter-duplicate")),
     "scatter_add": ("scatter", _SCATTER),
-    **{op: (op, ("raises-NotImplementedError",))
+    **{op: (op, _RAISES)
        for op in ("elu", "erf", "exp2", "gelu", "leaky_relu", "relu", "rsqrt", "sigmoid", "silu",
                   "softplus")},
 }  # fmt: skip
@@ -243,6 +259,10 @@ REPRODUCTIONS: dict[str, Callable[[], None]] = {
     # valid calls refused: min > max, a Python int beyond int64, indices not 1-d,
     # logical_not of a float, a Python bool beside a float array
     "clamp@raises-ValueError": partial(refuses, xp.clip, f32(0), f32(0), f32(0x80000001)),
+    "clamp@broadcasting": partial(
+        refuses, xp.clip, f32(0x000006BC, shape=(1, 1)), 5.633618407849984e16, f32(TINY)
+    ),
+    "clamp@weak-scalar": partial(refuses, xp.clip, f32(NEG_ZERO), 2, 0),
     "clamp@rank-0": partial(refuses, xp.clip, f32(0x25800000, shape=()), -_HUGE, 2.00001),
     "clamp@zero-size": partial(refuses, xp.clip, f32v(shape=(0, 2, 2)), _HUGE, _INT32_MIN - 1),
     "gather@negative-axis": partial(
@@ -253,6 +273,8 @@ REPRODUCTIONS: dict[str, Callable[[], None]] = {
         refuses, xp.take, f32v(shape=(0, 1, 2)), i32(shape=(2, 0)), axis=-2
     ),
     "logical_not@raises-TypeError": partial(refuses, xp.logical_not, f32v(-2)),
+    "logical_not@rank-0": partial(refuses, xp.logical_not, f32v(1, shape=())),
+    "logical_not@zero-size": partial(refuses, xp.logical_not, f32v()),
     "mul@weak-scalar": partial(refuses, xp.multiply, f32v(1), True),
     "mul@rank-0": partial(refuses, xp.multiply, f32(0x00F4F061, shape=()), False),
     "mul@zero-size": partial(refuses, xp.multiply, xp.astype(i32(), xp.float32), False),
