@@ -72,6 +72,7 @@ BUILTIN_BACKENDS: dict[str, str] = {
     "torch": "backends.adapters.torch_cpu:TorchBackend",
     "jax": "backends.adapters.jax_cpu:JaxBackend",
     "array-api-strict": "backends.adapters.array_api_strict:ArrayApiStrictBackend",
+    "mlx": "backends.adapters.mlx_cpu:MlxBackend",
 }
 
 #: Adapters that run on a chosen device: name -> the devices ``name:device`` may
@@ -86,6 +87,7 @@ EXTRAS: dict[str, tuple[str, str]] = {
     "torch": ("torch", "torch"),
     "jax": ("jax", "jax"),
     "array-api-strict": ("array_api_strict", "array-api-strict"),
+    "mlx": ("mlx", "mlx"),
 }
 
 

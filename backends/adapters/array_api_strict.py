@@ -49,10 +49,10 @@ from typing import Any, ClassVar
 import array_api_strict as xp
 import numpy as np
 
-from oracle import DType, OperationPlan, Tensor
+from oracle import DType, Tensor
 
 from ..dispatch import Kernel
-from .array_namespace import KERNELS, NUMPY_FUNCTIONS, ArrayNamespaceBackend
+from .array_namespace import KERNELS, NUMPY_FUNCTIONS, ArrayNamespaceBackend, refusal
 
 __all__ = [
     "API_VERSION",
@@ -93,21 +93,17 @@ STANDARD_FUNCTIONS: dict[str, str] = {
 }
 
 
-def _not_in_standard(operation: str) -> Kernel:
-    def kernel(backend: ArrayNamespaceBackend, plan: OperationPlan, *args: Any) -> Any:
-        raise NotImplementedError(
-            f"{operation}: the array API standard {API_VERSION} has no function for it "
-            f"({NOT_IN_STANDARD[operation]}); array-api-strict implements only the standard"
-        )
-
-    kernel.__name__ = f"not_in_standard_{operation}"
-    return kernel
-
-
 #: the shared kernels of what the standard has, and a refusal for the rest
 STANDARD_KERNELS: dict[str, Kernel] = {
     **{op: kernel for op, kernel in KERNELS.items() if op not in NOT_IN_STANDARD},
-    **{op: _not_in_standard(op) for op in NOT_IN_STANDARD},
+    **{
+        op: refusal(
+            op,
+            f"the array API standard {API_VERSION} has no function for it ({why}); "
+            f"array-api-strict implements only the standard",
+        )
+        for op, why in NOT_IN_STANDARD.items()
+    },
 }
 
 

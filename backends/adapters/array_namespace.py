@@ -88,6 +88,7 @@ __all__ = [
     "LEAKY_RELU_SLOPE",
     "NUMPY_FUNCTIONS",
     "ArrayNamespaceBackend",
+    "refusal",
     "weak_value",
 ]
 
@@ -483,6 +484,18 @@ def _topk(values: bool) -> Kernel:
         return backend.run(backend.topk, v, k, axis, largest, values)
 
     kernel.__name__ = "topk_values" if values else "topk_indices"
+    return kernel
+
+
+def refusal(operation: str, why: str) -> Kernel:
+    """A kernel for an operation the library has no function for: NotImplementedError
+    saying *why*, raised after planning (so the planner's errors still come first)
+    and before anything is computed.  The operation is never composed from others."""
+
+    def kernel(backend: ArrayNamespaceBackend, plan: OperationPlan, *args: Any) -> Any:
+        raise NotImplementedError(f"{operation}: {why}")
+
+    kernel.__name__ = f"refuse_{operation}"
     return kernel
 
 
