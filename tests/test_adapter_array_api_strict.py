@@ -9,11 +9,6 @@ Skipped when the library is not installed.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -22,20 +17,16 @@ xp = pytest.importorskip(
     reason="array-api-strict is not installed (pip install 'plancheck[array-api-strict]')",
 )
 
+import adapter_checks as checks  # noqa: E402
+
 import backends  # noqa: E402
 from backends.adapters import array_api_strict as adapter  # noqa: E402
 from backends.adapters.array_namespace import KERNELS  # noqa: E402
-from conformance.cli import backends_command  # noqa: E402
-from conformance.generate.strategies import boundary_examples  # noqa: E402
-from conformance.judge.runner import Problem, run_call  # noqa: E402
-from conformance.report import call_from_json  # noqa: E402
-from oracle import DType, Tensor, registered_operations, resolvable_plans  # noqa: E402
+from conformance.judge.runner import Problem  # noqa: E402
+from oracle import DType, registered_operations  # noqa: E402
 
 # numpy's IEEE flags are silenced by the adapter: a RuntimeWarning is a failure.
 pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")
-
-ROOT = Path(__file__).resolve().parents[1]
-XFAIL = ROOT / "docs" / "backends" / "array-api-strict.xfail"
 
 
 @pytest.fixture(scope="module")
@@ -63,11 +54,7 @@ def test_registry_name_version_and_the_standard_measured(backend):
     assert backend.version == xp.__version__
     assert adapter.API_VERSION == xp.__array_api_version__ == "2025.12"
     assert backends.EXTRAS["array-api-strict"] == ("array_api_strict", "array-api-strict")
-
-
-def test_plancheck_backends_lists_it_as_installed():
-    row = next(r for r in backends_command.rows() if r["name"] == "array-api-strict")
-    assert row["installed"] and row["install"] is None
+    checks.listed_as_installed("array-api-strict")
 
 
 def test_every_operation_has_a_kernel_and_the_standard_ones_are_the_shared_table():
@@ -83,13 +70,7 @@ def test_every_operation_has_a_kernel_and_the_standard_ones_are_the_shared_table
 
 @pytest.mark.parametrize("operation", sorted(adapter.NOT_IN_STANDARD))
 def test_an_operation_the_standard_lacks_is_refused_after_planning(backend, operation):
-    plan = next(p for p in resolvable_plans() if p.operation == operation)
-    call = next(iter(boundary_examples(plan)))
-    natives = [backend.from_tensor(a) if isinstance(a, Tensor) else a for a in call.args]
-    before = backend.allocations
-    with pytest.raises(NotImplementedError, match=r"array API standard 2025\.12 has no function"):
-        backend.execute(operation, *natives)
-    assert backend.allocations == before
+    checks.refused_after_planning(backend, operation, r"array API standard 2025\.12 has no")
 
 
 def test_planner_errors_still_come_first(backend):
@@ -105,11 +86,7 @@ def test_a_float64_matmul_accumulator_is_refused(backend):
 
 
 def test_the_exchange_keeps_every_bit_signalling_nans_included(backend):
-    patterns = (0, 0x80000000, 1, 0x807FFFFF, 0x7F800001, 0xFFA00000, 0x7FC00001, 0x3F800000)
-    tensor = Tensor.from_bits(DType.Float32, (8,), patterns)
-    native = backend.from_tensor(tensor)
-    assert _bits(native) == list(patterns)
-    assert backend.to_tensor(native).bits() == patterns
+    checks.exchange_keeps_bits(backend, _bits)
 
 
 def test_arrays_of_other_dtypes_and_other_objects_are_refused(backend):
@@ -120,14 +97,7 @@ def test_arrays_of_other_dtypes_and_other_objects_are_refused(backend):
 
 
 def test_every_standard_plan_runs_with_its_output_dtype(backend):
-    for plan in resolvable_plans():
-        if plan.operation in adapter.NOT_IN_STANDARD or plan.operation == "logical_not":
-            continue
-        for call in boundary_examples(plan):
-            outcome = run_call(backend, call)
-            assert outcome.problem != Problem.WRONG_TYPE, call.repro()
-            if outcome.actual is not None:
-                assert outcome.actual.dtype is plan.output, call.repro()
+    checks.plans_keep_their_output_dtype(backend, {*adapter.NOT_IN_STANDARD, "logical_not"})
 
 
 def test_results_are_the_library_s_own(backend):
@@ -172,9 +142,7 @@ DEVIATIONS = [
 
 @pytest.mark.parametrize(("name", "text", "problem"), DEVIATIONS, ids=[d[0] for d in DEVIATIONS])
 def test_deviations_are_reported_as_their_fault_kind(backend, name, text, problem):
-    outcome = run_call(backend, call_from_json(text))
-    assert not outcome.ok
-    assert outcome.problem == problem, outcome.verdict
+    checks.reported_as(backend, text, problem)
 
 
 CONFORMING = ["neg", "abs", "floor", "ceil", "round", "div", "eq", "lt", "le", "ne", "select",
@@ -183,23 +151,15 @@ CONFORMING = ["neg", "abs", "floor", "ceil", "round", "div", "eq", "lt", "le", "
 
 @pytest.mark.parametrize("operation", CONFORMING)
 def test_conforming_operations_conform_on_every_boundary_example(backend, operation):
-    for plan in (p for p in resolvable_plans() if p.operation == operation):
-        for call in boundary_examples(plan):
-            outcome = run_call(backend, call)
-            if operation == "reduce_prod" and outcome.problem == Problem.MISSING_EXCEPTION:
-                continue  # keepdims=1 accepted: the one class of reduce_prod
-            assert outcome.ok, f"{outcome.verdict}\n{call.repro()}"
+    # reduce_prod's one class: keepdims=1 is accepted (a missing TypeError)
+    checks.conforms_on_boundary_examples(backend, operation, Problem.MISSING_EXCEPTION
+                                         if operation == "reduce_prod" else "")  # fmt: skip
 
 
 def test_plancheck_run_with_the_published_xfail_file(tmp_path):
-    report = tmp_path / "array-api-strict.json"
-    command = [sys.executable, "-m", "conformance.cli", "run", "--backend", "array-api-strict",
-               "--op", "neg", "--op", "exp2", "--workers", "0", "--xfail", str(XFAIL),
-               "--report", str(report)]  # fmt: skip
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    document = json.loads(report.read_text())
+    xfail = checks.ROOT / "docs" / "backends" / "array-api-strict.xfail"
+    document = checks.run_with_xfail("array-api-strict", xfail, ("neg", "exp2"),
+                                     tmp_path / "report.json")  # fmt: skip
     status = {op: row["status"] for op, row in document["table"]["array-api-strict"].items()}
     assert status == {"neg": "conforms", "exp2": "xfail"}
     assert {x["problem"] for x in document["xfailed"]} == {Problem.UNEXPECTED_EXCEPTION}
-    assert not document["failures"]

@@ -7,27 +7,18 @@ build (docs/backends/mlx.md).  Skipped when mlx is not installed.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 mx = pytest.importorskip("mlx.core", reason="mlx is not installed (pip install 'plancheck[mlx]')")
 
+import adapter_checks as checks  # noqa: E402
+
 import backends  # noqa: E402
 from backends.adapters import mlx_cpu  # noqa: E402
 from backends.adapters.array_namespace import KERNELS  # noqa: E402
-from conformance.cli import backends_command  # noqa: E402
-from conformance.generate.strategies import boundary_examples  # noqa: E402
-from conformance.judge.runner import Problem, run_call  # noqa: E402
-from conformance.report import call_from_json  # noqa: E402
-from oracle import DType, Tensor, registered_operations, resolvable_plans  # noqa: E402
-
-ROOT = Path(__file__).resolve().parents[1]
-XFAIL = ROOT / "docs" / "backends" / "mlx.xfail"
+from conformance.judge.runner import Problem  # noqa: E402
+from oracle import DType, registered_operations  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -56,11 +47,7 @@ def test_registry_name_version_and_declared_features(backend):
     assert backend.unsupported == {"sort-descending", "topk-smallest"}
     assert backends.EXTRAS["mlx"] == ("mlx", "mlx")
     assert mx.default_device() == mx.cpu
-
-
-def test_plancheck_backends_lists_it_as_installed():
-    row = next(r for r in backends_command.rows() if r["name"] == "mlx")
-    assert row["installed"] and row["install"] is None
+    checks.listed_as_installed("mlx")
 
 
 def test_every_operation_has_a_kernel_and_mlx_s_own_functions_replace_formulas():
@@ -75,13 +62,7 @@ def test_every_operation_has_a_kernel_and_mlx_s_own_functions_replace_formulas()
 
 @pytest.mark.parametrize("operation", sorted(mlx_cpu.NOT_IN_MLX))
 def test_an_operation_mlx_lacks_is_refused_after_planning(backend, operation):
-    plan = next(p for p in resolvable_plans() if p.operation == operation)
-    call = next(iter(boundary_examples(plan)))
-    natives = [backend.from_tensor(a) if isinstance(a, Tensor) else a for a in call.args]
-    before = backend.allocations
-    with pytest.raises(NotImplementedError, match=r"mlx 0\.32\.4 has no function"):
-        backend.execute(operation, *natives)
-    assert backend.allocations == before
+    checks.refused_after_planning(backend, operation, r"mlx 0\.32\.4 has no function")
 
 
 def test_float64_accumulators_and_descending_sorts_are_refused(backend):
@@ -96,11 +77,7 @@ def test_float64_accumulators_and_descending_sorts_are_refused(backend):
 
 
 def test_the_exchange_keeps_every_bit_signalling_nans_included(backend):
-    patterns = (0, 0x80000000, 1, 0x807FFFFF, 0x7F800001, 0xFFA00000, 0x7FC00001, 0x3F800000)
-    tensor = Tensor.from_bits(DType.Float32, (8,), patterns)
-    native = backend.from_tensor(tensor)
-    assert _bits(native) == list(patterns)
-    assert backend.to_tensor(native).bits() == patterns
+    checks.exchange_keeps_bits(backend, _bits)
 
 
 def test_arrays_of_other_dtypes_and_other_objects_are_refused(backend):
@@ -111,14 +88,7 @@ def test_arrays_of_other_dtypes_and_other_objects_are_refused(backend):
 
 
 def test_every_plan_runs_with_its_output_dtype(backend):
-    for plan in resolvable_plans():
-        if plan.operation in mlx_cpu.NOT_IN_MLX:
-            continue
-        for call in boundary_examples(plan):
-            outcome = run_call(backend, call)
-            assert outcome.problem != Problem.WRONG_TYPE, call.repro()
-            if outcome.actual is not None:
-                assert outcome.actual.dtype is plan.output, call.repro()
+    checks.plans_keep_their_output_dtype(backend, mlx_cpu.NOT_IN_MLX)
 
 
 def test_results_are_the_library_s_own(backend):
@@ -160,9 +130,7 @@ DEVIATIONS = [
 
 @pytest.mark.parametrize(("name", "text", "problem"), DEVIATIONS, ids=[d[0] for d in DEVIATIONS])
 def test_deviations_are_reported_as_their_fault_kind(backend, name, text, problem):
-    outcome = run_call(backend, call_from_json(text))
-    assert not outcome.ok
-    assert outcome.problem == problem, outcome.verdict
+    checks.reported_as(backend, text, problem)
 
 
 CONFORMING = ["abs", "ceil", "div", "eq", "floor", "le", "leaky_relu", "logical_not", "lt", "ne",
@@ -171,20 +139,11 @@ CONFORMING = ["abs", "ceil", "div", "eq", "floor", "le", "leaky_relu", "logical_
 
 @pytest.mark.parametrize("operation", CONFORMING)
 def test_conforming_operations_conform_on_every_boundary_example(backend, operation):
-    for plan in (p for p in resolvable_plans() if p.operation == operation):
-        for call in boundary_examples(plan):
-            outcome = run_call(backend, call)
-            assert outcome.ok, f"{outcome.verdict}\n{call.repro()}"
+    checks.conforms_on_boundary_examples(backend, operation)
 
 
 def test_plancheck_run_with_the_published_xfail_file(tmp_path):
-    report = tmp_path / "mlx.json"
-    command = [sys.executable, "-m", "conformance.cli", "run", "--backend", "mlx",
-               "--op", "neg", "--op", "exp2", "--workers", "0", "--xfail", str(XFAIL),
-               "--report", str(report)]  # fmt: skip
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    document = json.loads(report.read_text())
+    xfail = checks.ROOT / "docs" / "backends" / "mlx.xfail"
+    document = checks.run_with_xfail("mlx", xfail, ("neg", "exp2"), tmp_path / "report.json")
     status = {op: row["status"] for op, row in document["table"]["mlx"].items()}
-    assert status["exp2"] == "xfail"
-    assert not document["failures"]
+    assert status == {"neg": "conforms", "exp2": "xfail"}
