@@ -49,7 +49,7 @@ from typing import Any, ClassVar
 import array_api_strict as xp
 import numpy as np
 
-from oracle import DType, Tensor
+from oracle import DType
 
 from ..dispatch import Kernel
 from .array_namespace import KERNELS, NUMPY_FUNCTIONS, ArrayNamespaceBackend, refusal
@@ -133,11 +133,6 @@ class ArrayApiStrictBackend(ArrayNamespaceBackend):
 
     def cast(self, native: Any, dtype: Any) -> Any:
         return xp.astype(native, dtype)
-
-    def from_tensor(self, tensor: Tensor) -> Any:
-        if not isinstance(tensor, Tensor):
-            raise TypeError(f"expected an oracle.Tensor, got {type(tensor).__name__}")
-        return xp.asarray(tensor.to_numpy(), copy=True)
 
     def from_numpy(self, array: np.ndarray) -> Any:
         """The optional fast exchange (``backends/protocol.py``): a copy, bits kept."""

@@ -163,6 +163,13 @@ class ArrayNamespaceBackend(KernelBackend):
         raise NotImplementedError
 
     def from_tensor(self, tensor: Tensor) -> Any:
+        """*tensor* as a native array, through :meth:`from_numpy` (bits kept)."""
+        if not isinstance(tensor, Tensor):
+            raise TypeError(f"expected an oracle.Tensor, got {type(tensor).__name__}")
+        return self.from_numpy(tensor.to_numpy())
+
+    def from_numpy(self, array: np.ndarray) -> Any:
+        """A numpy float32, int32 or bool array as a native array of this library."""
         raise NotImplementedError
 
     def to_tensor(self, native: Any) -> Tensor:

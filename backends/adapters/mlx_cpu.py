@@ -44,7 +44,7 @@ import mlx.core as mx
 import mlx.nn
 import numpy as np
 
-from oracle import Accumulation, DType, OperationPlan, Tensor
+from oracle import Accumulation, DType, OperationPlan
 
 from ..dispatch import Kernel
 from .array_namespace import KERNELS, NUMPY_FUNCTIONS, ArrayNamespaceBackend, refusal
@@ -134,11 +134,6 @@ class MlxBackend(ArrayNamespaceBackend):
 
     def dtype_key(self, value: Any) -> Any:
         return value.dtype
-
-    def from_tensor(self, tensor: Tensor) -> Any:
-        if not isinstance(tensor, Tensor):
-            raise TypeError(f"expected an oracle.Tensor, got {type(tensor).__name__}")
-        return mx.array(tensor.to_numpy())
 
     def from_numpy(self, array: np.ndarray) -> Any:
         """The optional fast exchange (``backends/protocol.py``), bits kept."""
