@@ -71,6 +71,9 @@ BUILTIN_BACKENDS: dict[str, str] = {
     "numpy-native": "backends.adapters.numpy_native:NumpyNativeBackend",
     "torch": "backends.adapters.torch_cpu:TorchBackend",
     "jax": "backends.adapters.jax_cpu:JaxBackend",
+    "tensorflow": "backends.adapters.tensorflow_cpu:TensorFlowBackend",
+    "onnxruntime": "backends.adapters.onnxruntime_cpu:OnnxRuntimeBackend",
+    "paddle": "backends.adapters.paddle_cpu:PaddleBackend",
     "array-api-strict": "backends.adapters.array_api_strict:ArrayApiStrictBackend",
     "mlx": "backends.adapters.mlx_cpu:MlxBackend",
 }
@@ -86,6 +89,9 @@ DEVICES: dict[str, tuple[str, ...]] = {
 EXTRAS: dict[str, tuple[str, str]] = {
     "torch": ("torch", "torch"),
     "jax": ("jax", "jax"),
+    "tensorflow": ("tensorflow", "tensorflow"),
+    "onnxruntime": ("onnxruntime", "onnxruntime"),
+    "paddle": ("paddle", "paddle"),
     "array-api-strict": ("array_api_strict", "array-api-strict"),
     "mlx": ("mlx", "mlx"),
 }
