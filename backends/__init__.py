@@ -74,6 +74,8 @@ BUILTIN_BACKENDS: dict[str, str] = {
     "tensorflow": "backends.adapters.tensorflow_cpu:TensorFlowBackend",
     "onnxruntime": "backends.adapters.onnxruntime_cpu:OnnxRuntimeBackend",
     "paddle": "backends.adapters.paddle_cpu:PaddleBackend",
+    "array-api-strict": "backends.adapters.array_api_strict:ArrayApiStrictBackend",
+    "mlx": "backends.adapters.mlx_cpu:MlxBackend",
 }
 
 #: Adapters that run on a chosen device: name -> the devices ``name:device`` may
@@ -90,6 +92,8 @@ EXTRAS: dict[str, tuple[str, str]] = {
     "tensorflow": ("tensorflow", "tensorflow"),
     "onnxruntime": ("onnxruntime", "onnxruntime"),
     "paddle": ("paddle", "paddle"),
+    "array-api-strict": ("array_api_strict", "array-api-strict"),
+    "mlx": ("mlx", "mlx"),
 }
 
 

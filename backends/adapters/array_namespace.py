@@ -1,11 +1,14 @@
 """One kernel table for array libraries with a numpy-like namespace.
 
-numpy and ``jax.numpy`` share most of their API, so their adapters share this
-module: :class:`ArrayNamespaceBackend` is a :class:`~backends.dispatch.KernelBackend`
-whose kernels call ``backend.xp`` (the namespace module) and a few hooks
-where the two libraries really differ (scatter, conv, sort/topk, a Float64
-matmul request, the result wrapper).  ``backends.adapters.numpy_native`` and
-``backends.adapters.jax_cpu`` are thin subclasses.
+numpy, ``jax.numpy`` and ``array_api_strict`` (the array API standard alone)
+share most of their API, so their adapters share this module:
+:class:`ArrayNamespaceBackend` is a :class:`~backends.dispatch.KernelBackend`
+whose kernels call ``backend.xp`` (the namespace module) through a table of
+function names (``functions``: numpy's spelling, :data:`NUMPY_FUNCTIONS`, or the
+standard's) and a few hooks where the libraries really differ (the dtype of a
+native array, casts, scatter, conv, sort/topk, a Float64 matmul request, the
+result wrapper).  ``backends.adapters.numpy_native``, ``backends.adapters.jax_cpu``
+and ``backends.adapters.array_api_strict`` are thin subclasses.
 
 What the adapter does, and does *not* do
 ----------------------------------------
@@ -15,7 +18,8 @@ What the adapter does, and does *not* do
    the planner raises it, before the library is touched.
 2. Operands are materialised as the plan says and only as the plan says: a
    tensor whose ``convert_to`` differs from its dtype (Int32 -> Float32) goes
-   through the library's own cast (``x.astype(float32)``).  A weak scalar is
+   through the library's own cast (:meth:`ArrayNamespaceBackend.cast`:
+   ``x.astype(float32)``, or the standard's ``xp.astype(x, float32)``).  A weak scalar is
    handed to the library as a Python scalar, so the library's own weak-scalar
    rule applies (numpy's NEP 50, JAX's weak types): a Python ``int``,
    ``float`` or ``bool`` as is, a numpy scalar as its exact ``.item()``, any
@@ -35,7 +39,8 @@ What the adapter does, and does *not* do
    (:meth:`ArrayNamespaceBackend.quiet`): the policy forbids warnings, and the
    flag state changes no value.
 
-Mapping (``xp`` = the namespace)::
+Mapping (``xp`` = the namespace; the names of the first block and cumsum are
+``backend.functions``, here numpy's)::
 
     add sub mul elementwise_mul div rem   xp.add subtract multiply multiply divide fmod
     maximum minimum eq ne lt le pow       xp.maximum minimum equal not_equal less less_equal power
@@ -78,7 +83,14 @@ from oracle import Accumulation, Arithmetic, DType, OperandRole, OperationPlan, 
 
 from ..dispatch import Kernel, KernelBackend
 
-__all__ = ["KERNELS", "LEAKY_RELU_SLOPE", "ArrayNamespaceBackend", "weak_value"]
+__all__ = [
+    "KERNELS",
+    "LEAKY_RELU_SLOPE",
+    "NUMPY_FUNCTIONS",
+    "ArrayNamespaceBackend",
+    "refusal",
+    "weak_value",
+]
 
 #: leaky_relu's fixed slope 0.01f (bits 0x3C23D70A): ``float32(0.01)``
 LEAKY_RELU_SLOPE = np.float32(0.01)
@@ -102,16 +114,19 @@ def weak_value(value: Any) -> Any:
 class ArrayNamespaceBackend(KernelBackend):
     """The shared adapter: plan centrally, then one call into ``xp``.
 
-    Subclasses set ``name``, ``xp`` and ``native_dtypes`` (numpy dtype ->
-    DType), implement :meth:`is_native`, :meth:`from_tensor`,
-    :meth:`to_numpy`, :meth:`erf` and the structured hooks, and may extend
-    ``kernels``.
+    Subclasses set ``name``, ``xp``, ``functions`` (operation -> ``xp``
+    attribute, :data:`NUMPY_FUNCTIONS` by default) and ``native_dtypes``
+    (:meth:`dtype_key` of a native array -> DType), implement
+    :meth:`is_native`, :meth:`from_tensor`, :meth:`to_numpy`, :meth:`erf` and
+    the structured hooks, and may extend ``kernels``.
     """
 
     xp: Any = None
     kernels: ClassVar[dict[str, Kernel]] = {}
-    #: numpy dtype of a native array -> its DType
-    native_dtypes: ClassVar[dict[np.dtype, DType]] = {
+    #: operation -> the name of the ``xp`` function that computes it (set below)
+    functions: ClassVar[dict[str, str]] = {}
+    #: dtype_key of a native array (its numpy dtype by default) -> its DType
+    native_dtypes: ClassVar[dict[Any, DType]] = {
         np.dtype(np.float32): DType.Float32,
         np.dtype(np.int32): DType.Int32,
         np.dtype(np.bool_): DType.Bool,
@@ -131,7 +146,7 @@ class ArrayNamespaceBackend(KernelBackend):
         """
         if not self.is_native(value):
             return None
-        dtype = self.native_dtypes.get(np.dtype(value.dtype))
+        dtype = self.native_dtypes.get(self.dtype_key(value))
         if dtype is None:
             raise TypeError(
                 f"the {self.name} backend holds float32, int32 and bool arrays; got one of "
@@ -139,11 +154,22 @@ class ArrayNamespaceBackend(KernelBackend):
             )
         return dtype
 
+    def dtype_key(self, value: Any) -> Any:
+        """The key of :attr:`native_dtypes` for native *value*: its numpy dtype."""
+        return np.dtype(value.dtype)
+
     def to_numpy(self, native: Any) -> np.ndarray:
         """*native* as a numpy array (TypeError if it is not a result of this library)."""
         raise NotImplementedError
 
     def from_tensor(self, tensor: Tensor) -> Any:
+        """*tensor* as a native array, through :meth:`from_numpy` (bits kept)."""
+        if not isinstance(tensor, Tensor):
+            raise TypeError(f"expected an oracle.Tensor, got {type(tensor).__name__}")
+        return self.from_numpy(tensor.to_numpy())
+
+    def from_numpy(self, array: np.ndarray) -> Any:
+        """A numpy float32, int32 or bool array as a native array of this library."""
         raise NotImplementedError
 
     def to_tensor(self, native: Any) -> Tensor:
@@ -154,7 +180,15 @@ class ArrayNamespaceBackend(KernelBackend):
         return {DType.Float32: self.xp.float32, DType.Int32: self.xp.int32,
                 DType.Bool: self.xp.bool_}[dtype]  # fmt: skip
 
+    def cast(self, native: Any, dtype: Any) -> Any:
+        """*native* converted to the library dtype *dtype* by the library (``astype``)."""
+        return native.astype(dtype)
+
     # -- the pieces every kernel uses ----------------------------------------
+
+    def function(self, operation: str) -> Callable[..., Any]:
+        """The ``xp`` function that computes *operation* (``functions``)."""
+        return getattr(self.xp, self.functions[operation])
 
     def quiet(self) -> contextlib.AbstractContextManager[Any]:
         """Context in which the library's calls run (IEEE flags must not warn)."""
@@ -166,7 +200,7 @@ class ArrayNamespaceBackend(KernelBackend):
         if operand.role is OperandRole.WEAK_SCALAR:
             return weak_value(value)
         if operand.convert_to is not operand.dtype:
-            return value.astype(self.native_dtype(operand.convert_to))
+            return self.cast(value, self.native_dtype(operand.convert_to))
         return value
 
     def finish(self, result: Any) -> Any:
@@ -248,16 +282,20 @@ _UNARY = {
 }
 
 
+#: operation -> numpy's (and jax.numpy's) name of the function that computes it
+NUMPY_FUNCTIONS: dict[str, str] = {**_BINARY, **_UNARY, "cumsum": "cumsum"}
+
+
 def binary(backend: ArrayNamespaceBackend, plan: OperationPlan, a: Any, b: Any) -> Any:
     """The namespace's binary function of the operation (Int32 paths wrap)."""
     x, y = backend.operand(plan, 0, a), backend.operand(plan, 1, b)
-    return backend.run(getattr(backend.xp, _BINARY[plan.operation]), x, y)
+    return backend.run(backend.function(plan.operation), x, y)
 
 
 def unary(backend: ArrayNamespaceBackend, plan: OperationPlan, a: Any) -> Any:
     """The namespace's unary function of the operation."""
     x = backend.operand(plan, 0, a)
-    return backend.run(getattr(backend.xp, _UNARY[plan.operation]), x)
+    return backend.run(backend.function(plan.operation), x)
 
 
 def _formula(function: Callable[[Any, Any], Any]) -> Kernel:
@@ -340,7 +378,9 @@ def reduce_sum(
         return backend.run(xp.sum, v, axis=axis, keepdims=keepdims, dtype=xp.int32)
     if plan.accumulator_dtype is DType.Float64:
         return backend.run(
-            lambda: xp.sum(v, axis=axis, keepdims=keepdims, dtype=xp.float64).astype(xp.float32)
+            lambda: backend.cast(
+                xp.sum(v, axis=axis, keepdims=keepdims, dtype=xp.float64), xp.float32
+            )
         )
     return backend.run(xp.sum, v, axis=axis, keepdims=keepdims)
 
@@ -370,7 +410,7 @@ def _arg(name: str) -> Kernel:
         backend: ArrayNamespaceBackend, plan: OperationPlan, x: Any, axis: Any = None
     ) -> Any:
         xp, v = backend.xp, backend.operand(plan, 0, x)
-        return backend.run(lambda: getattr(xp, name)(v, axis=axis).astype(xp.int32))
+        return backend.run(lambda: backend.cast(getattr(xp, name)(v, axis=axis), xp.int32))
 
     kernel.__name__ = name
     return kernel
@@ -378,7 +418,7 @@ def _arg(name: str) -> Kernel:
 
 def cumsum(backend: ArrayNamespaceBackend, plan: OperationPlan, x: Any, axis: Any) -> Any:
     v = backend.operand(plan, 0, x)
-    return backend.run(backend.xp.cumsum, v, axis=axis)
+    return backend.run(backend.function("cumsum"), v, axis=axis)
 
 
 # ---------------------------------------------------------------------------
@@ -454,6 +494,18 @@ def _topk(values: bool) -> Kernel:
     return kernel
 
 
+def refusal(operation: str, why: str) -> Kernel:
+    """A kernel for an operation the library has no function for: NotImplementedError
+    saying *why*, raised after planning (so the planner's errors still come first)
+    and before anything is computed.  The operation is never composed from others."""
+
+    def kernel(backend: ArrayNamespaceBackend, plan: OperationPlan, *args: Any) -> Any:
+        raise NotImplementedError(f"{operation}: {why}")
+
+    kernel.__name__ = f"refuse_{operation}"
+    return kernel
+
+
 #: operation name -> kernel, every registered operation
 KERNELS: dict[str, Kernel] = {
     **dict.fromkeys(_BINARY, binary),
@@ -488,3 +540,4 @@ KERNELS: dict[str, Kernel] = {
 }
 
 ArrayNamespaceBackend.kernels = KERNELS
+ArrayNamespaceBackend.functions = NUMPY_FUNCTIONS
