@@ -74,10 +74,10 @@ class Aggregation:
                 self.errors.append(f"{report.nodeid}: {report.when} failed")
             else:
                 return
-        if record.get("status") == "crash":
-            outcome = "crashed"
-        elif hasattr(report, "wasxfail"):
+        if hasattr(report, "wasxfail"):  # every class known: a crash or hang too
             outcome = "xfailed"
+        elif record.get("status") == "crash":
+            outcome = "crashed"
         elif record.get("status") == "error":
             outcome = "error"
         else:
