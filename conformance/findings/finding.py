@@ -104,6 +104,9 @@ class Finding:
     #: the capability features the call needs (an unexpected exception's: it is classed
     #: under a refused one when the check is over, :mod:`conformance.findings.refusals`)
     features: frozenset[str] = frozenset()
+    #: the exception type the backend raised (an unexpected exception's): a known
+    #: ``raises-<type>`` deviation covers the call whatever feature it is named after
+    raised: str | None = None
 
     def key(self) -> tuple[str, str, str]:
         return (self.operation, self.plan, self.cls)
@@ -264,7 +267,7 @@ def _exception_findings(outcome: Any, plan: str, rule: str) -> list[Finding]:
     if outcome.problem == "unexpected exception":  # named at the end of the check
         cls = f"raises-{type(raised).__name__}"  # (conformance.findings.refusals)
         return [Finding(operation, plan, "unexpected exception", cls, rule,
-                        features=features_of(call))]  # fmt: skip
+                        features=features_of(call), raised=type(raised).__name__)]  # fmt: skip
     if outcome.problem == "allocation before error":
         return [Finding(operation, plan, "wrong exception", "allocation-before-error", rule)]
     boundary = _boundary(call, outcome.expectation)
@@ -450,7 +453,7 @@ def group(
 
     With *evidence* (per operation, :data:`Evidence`) unexpected-exception classes are
     named in the light of every check (:func:`_renamed`); *known* (``(backend,
-    operation, plan, class) -> reason | None``) then re-decides a renamed record's
+    operation, plan, class, raised) -> reason | None``) then re-decides a renamed record's
     known deviation.
     """
     classes: dict[tuple[str, str, str, bool], DeviationClass] = {}
@@ -462,7 +465,7 @@ def group(
             cls = _renamed(record, evidence)
             if cls != record["class"]:
                 where = (record["backend"], record["operation"], record["plan"], cls)
-                reason = known(*where) if known is not None else None
+                reason = known(*where, record.get("raised")) if known is not None else None
                 record = {**record, "class": cls, "known": reason}
         known_reason = record.get("known")
         key = (record["backend"], record["operation"], record["class"], known_reason is None)

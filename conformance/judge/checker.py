@@ -405,7 +405,8 @@ class Checker:
                 **entry, "class": target, "count": 0, "size": sub["size"] + 1, "example": None,
                 "call": None, "by_features": {},
             }  # fmt: skip
-            finding = Finding(entry["operation"], plan, entry["kind"], target, entry["rule"])
+            finding = Finding(entry["operation"], plan, entry["kind"], target, entry["rule"],
+                              raised=entry["raised"])  # fmt: skip
             into["known"] = self.known(finding) if self.known is not None else None
         into["count"] += count
         if sub["example"] is not None and sub["size"] < into["size"]:
