@@ -41,7 +41,10 @@ Class spellings (the part after ``@`` in ``operation[/plan]@class``):
 ``input-modified``
     the call changed the bits of one of its inputs;
 ``hang``, ``crash``
-    the call ran past the timeout, or killed its process.
+    the call ran past the timeout, or killed its process;
+``fp-environment:<what>``, ``numpy-state:<what>``, ``result-...``
+    what the backend host observed around the call
+    (:mod:`conformance.findings.host_classes`).
 """
 
 from __future__ import annotations
@@ -55,6 +58,7 @@ from typing import Any
 
 from conformance.classes.boundary import Boundary
 from conformance.findings.failure import PROBLEM_RULES
+from conformance.findings.host_classes import HOST_CLASSES, HOST_PARTS
 from conformance.findings.warning_element import WARNING_FLAGS, warning_flag
 from conformance.generate.families import classes_hit
 from conformance.model.capabilities import FEATURES, features_of, first_feature
@@ -186,8 +190,9 @@ def class_spelling_problem(cls: str) -> str | None:
     ``warning:`` an IEEE flag (:data:`WARNING_FLAGS`) or a warning category's
     name, ``missing-exception:``/``wrong-exception:`` an error class
     (:func:`error_boundaries`), an exception type's name or ``error``,
-    ``raises-`` an exception type's name; else one of :data:`PLAIN_CLASSES` or a
-    capability feature.
+    ``raises-`` an exception type's name, ``fp-environment:`` and ``numpy-state:``
+    what the backend host names (:data:`~conformance.findings.host_classes.HOST_PARTS`);
+    else one of :data:`PLAIN_CLASSES`, a host class or a capability feature.
     """
     head, colon, part = cls.partition(":")
     if colon:
@@ -197,6 +202,8 @@ def class_spelling_problem(cls: str) -> str | None:
             valid, types = WARNING_FLAGS, True
         elif head in ("missing-exception", "wrong-exception"):
             valid, types = (*error_boundaries(), "error"), True
+        elif head in HOST_PARTS:
+            valid, types = HOST_PARTS[head], False
         else:
             return _nearest(cls, _all_spellings(), "a deviation class")
         if part in valid or (types and _TYPE_NAME.fullmatch(part)):
@@ -213,7 +220,7 @@ def class_spelling_problem(cls: str) -> str | None:
         if _TYPE_NAME.fullmatch(cls[len("raises-") :]):
             return None
         return f"{cls!r}: raises- takes an exception type's name (raises-ValueError)"
-    if cls in PLAIN_CLASSES or cls in FEATURES:
+    if cls in PLAIN_CLASSES or cls in FEATURES or cls in HOST_CLASSES:
         return None
     return _nearest(cls, _all_spellings(), "a deviation class")
 
@@ -224,6 +231,7 @@ def _all_spellings() -> list[str]:
         *(f"warning:{f}" for f in WARNING_FLAGS),
         *(f"{k}:{b}" for k in ("missing-exception", "wrong-exception") for b in error_boundaries()),
         *PLAIN_CLASSES,
+        *HOST_CLASSES,
         *FEATURES,
     ]
 
@@ -234,7 +242,9 @@ def _nearest(word: str, valid: Iterable[str], what: str) -> str:
     return (
         f"{word!r} is not {what}{hint}; spell it as the report prints it: "
         "wrong-value:ELEMENT, warning:FLAG, missing-exception:ERROR, wrong-exception:ERROR, "
-        "raises-EXCEPTION, " + ", ".join(PLAIN_CLASSES) + " or a capability feature"
+        "raises-EXCEPTION, fp-environment:WHAT, numpy-state:WHAT, "
+        + ", ".join((*PLAIN_CLASSES, *(c for c in HOST_CLASSES if ":" not in c)))
+        + " or a capability feature"
     )
 
 
