@@ -50,19 +50,18 @@ Class spellings (the part after ``@`` in ``operation[/plan]@class``):
 from __future__ import annotations
 
 import difflib
-import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from conformance.classes.boundary import Boundary
+from conformance.findings.elements import WRONG_VALUE_ELEMENTS, element_class
 from conformance.findings.failure import PROBLEM_RULES
 from conformance.findings.host_classes import HOST_CLASSES, HOST_PARTS
 from conformance.findings.warning_element import WARNING_FLAGS, warning_flag
 from conformance.generate.families import classes_hit
 from conformance.model.capabilities import FEATURES, features_of, first_feature
-from oracle import binary32
 
 __all__ = [
     "KINDS",
@@ -92,8 +91,6 @@ KINDS = (
     "aliasing",
 )
 
-_MIN_NORMAL = binary32.MIN_NORMAL
-
 
 @dataclass
 class Finding:
@@ -120,47 +117,6 @@ class Finding:
 # Classifying one call
 # ---------------------------------------------------------------------------
 
-
-def _is_float(value: Any) -> bool:
-    return isinstance(value, float)
-
-
-def element_class(expected: Any, actual: Any, ulp: int | None) -> str:
-    """The sort of one mismatching element (``signed-zero``, ``1-ulp`` ...)."""
-    if isinstance(expected, str):  # an acceptance interval, printed
-        if _is_float(actual) and math.isnan(actual):
-            return "spurious-nan"
-        return "outside-interval"
-    if isinstance(expected, bool) or isinstance(actual, bool):
-        return "bool"
-    if not (_is_float(expected) and _is_float(actual)):
-        return "integer"
-    if math.isnan(expected):
-        return "nan-bits" if math.isnan(actual) else "nan"
-    if math.isnan(actual):
-        return "spurious-nan"
-    if expected == 0 and actual == 0:
-        return "signed-zero"
-    if math.isinf(expected):
-        return "infinity"
-    if math.isinf(actual):
-        return "overflow"
-    if expected == 0:
-        return "zero"
-    if abs(expected) < _MIN_NORMAL:
-        return "subnormal"
-    if math.copysign(1.0, expected) != math.copysign(1.0, actual):
-        return "sign"
-    return "1-ulp" if ulp == 1 else "many-ulps"
-
-
-#: the element sorts of ``wrong-value:<element>``: :func:`element_class`'s and the
-#: result-form ones
-WRONG_VALUE_ELEMENTS = (
-    "nan", "nan-bits", "spurious-nan", "signed-zero", "zero", "subnormal", "infinity",
-    "overflow", "sign", "1-ulp", "many-ulps", "outside-interval", "integer", "bool",
-    "shape-or-dtype", "type",
-)  # fmt: skip
 
 #: the classes with nothing after a colon (besides the capability features)
 PLAIN_CLASSES = ("input-modified", "hang", "crash", "allocation-before-error")
