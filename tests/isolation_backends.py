@@ -11,6 +11,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import os
+import signal
 import threading
 import time
 import warnings
@@ -134,4 +135,21 @@ class ForksAndCarriesOn(_Cpu):
                 time.sleep(3600)
                 os._exit(0)
             # this child returns like the parent
+        return self.cpu.execute(operation, *args, **options)
+
+
+class Hangs(_Cpu):
+    """Every call sleeps for an hour (a hang the judge must cut)."""
+
+    def execute(self, operation, *args, **options):
+        _mark(self.name, "call")
+        time.sleep(3600)
+        return self.cpu.execute(operation, *args, **options)
+
+
+class Crashes(_Cpu):
+    """Every call kills its own process with SIGSEGV (a crash in native code)."""
+
+    def execute(self, operation, *args, **options):
+        os.kill(os.getpid(), signal.SIGSEGV)
         return self.cpu.execute(operation, *args, **options)

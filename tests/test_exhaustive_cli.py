@@ -368,7 +368,7 @@ def test_the_summary_counts_only_current_records_of_the_selected_shards(tmp_path
 
 
 class DiesOnOne(_Wrapped):
-    """Kills its own process on the chunk holding 2.0 (a worker lost mid-shard)."""
+    """Kills its own process (its host) on the chunk holding 2.0: a crash of the backend."""
 
     def spoil(self, out):
         return out
@@ -376,4 +376,15 @@ class DiesOnOne(_Wrapped):
     def from_numpy(self, array):
         if np.any(array.view(np.uint32) == np.uint32(0x40000000)):
             os._exit(1)
+        return np.array(array)
+
+
+class KillsItsJudge(DiesOnOne):
+    """Kills the process that started its host (the judge: a worker lost mid-shard) on
+    the chunk holding 2.0."""
+
+    def from_numpy(self, array):
+        if np.any(array.view(np.uint32) == np.uint32(0x40000000)):
+            os.kill(os.getppid(), signal.SIGKILL)
+            time.sleep(10)  # dead by then: the reply never comes
         return np.array(array)

@@ -12,8 +12,9 @@ import conformance.exhaustive as front
 
 PACKAGE = Path(front.__file__).parent
 MODULES = sorted(p for p in PACKAGE.glob("*.py"))
-#: the project packages the sweep may depend on
-ALLOWED = ("conformance.exhaustive", "conformance.model", "oracle", "backends")
+#: the project packages the sweep may depend on (the backend itself runs in its host:
+#: conformance.host)
+ALLOWED = ("conformance.exhaustive", "conformance.model", "conformance.host", "oracle", "backends")
 
 
 def _imports(path: Path, *, top_level: bool) -> list[tuple[str, list[str]]]:

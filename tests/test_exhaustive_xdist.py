@@ -78,16 +78,34 @@ def test_the_sweep_is_configured_by_the_command_line_options(tmp_path):
     assert not (tmp_path / "s.jsonl").exists()
 
 
+def _two_shards(state: Path, backend: str) -> subprocess.CompletedProcess:
+    """neg:Float32's shards 1024 and 3072 of 4096 on *backend*, on two xdist workers (the
+    first holds 2.0, where the test backends misbehave)."""
+    return _plancheck(state, "--backend", f"test_exhaustive_cli:{backend}", "--jobs", "2",
+                      "--shards", "4096", "--sample", "2048", "--op", "neg")  # fmt: skip
+
+
 def test_a_lost_worker_leaves_the_verdict_incomplete_never_conforming(tmp_path):
     state = tmp_path / "s.jsonl"
-    lost = _plancheck(state, "--backend", "test_exhaustive_cli:DiesOnOne", "--jobs", "2",
-                      "--shards", "4096", "--sample", "2048", "--op", "neg")  # fmt: skip
+    lost = _two_shards(state, "KillsItsJudge")
     assert lost.returncode == 3, lost.stdout + lost.stderr
     assert "1 of 2 selected shards have no verdict" in lost.stdout
     assert len(Store(state).load()) == 1
     assert json.loads(state.read_text())["start"] == X.shard_range(3072, 4096)[0]
-    table = _plancheck(state, "--backend", "test_exhaustive_cli:DiesOnOne", "--table")
+    table = _plancheck(state, "--backend", "test_exhaustive_cli:KillsItsJudge", "--table")
     assert table.returncode == 3  # the table does not claim a verdict either
+
+
+def test_a_backend_that_kills_its_process_is_a_crash_of_its_shard(tmp_path):
+    state = tmp_path / "s.jsonl"
+    crashed = _two_shards(state, "DiesOnOne")
+    assert crashed.returncode == 1, crashed.stdout + crashed.stderr
+    assert "NON-CONFORMING" in crashed.stdout
+    assert "error: crash: the backend's host process exited with status 1" in crashed.stdout
+    records = {r["start"]: r for r in Store(state).load()}
+    assert len(records) == 2  # the other shard was checked by its own host
+    assert records[X.shard_range(1024, 4096)[0]]["error"].startswith("crash: ")
+    assert records[X.shard_range(3072, 4096)[0]]["non_conforming"] == 0
 
 
 def test_the_controller_refuses_a_damaged_state_file(tmp_path):

@@ -17,7 +17,11 @@ from pathlib import Path
 
 import pytest
 
+from conformance.host.client import BackendHost, HostLoadError
+from conformance.judge.checker import Checker, NonConformance
+from conformance.judge.corpus_check import check_corpus_plan
 from conformance.report import validate_report
+from oracle import resolvable_plans
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = Path(__file__).resolve().parent
@@ -69,10 +73,14 @@ def _marked(tmp_path: Path, name: str) -> list[int]:
 
 @pytest.fixture(scope="module")
 def fastmath(tmp_path_factory) -> Path:
+    return build_fastmath(tmp_path_factory.mktemp("fastmath"))
+
+
+def build_fastmath(where: Path) -> Path:
+    """The -Ofast shared library, built in *where* (the test is skipped where it cannot be)."""
     compiler = shutil.which("gcc") or shutil.which("cc")
     if compiler is None:
         pytest.skip("no C compiler (gcc/cc) to build the -Ofast shared library")
-    where = tmp_path_factory.mktemp("fastmath")
     (where / "fastmath.c").write_text(FASTMATH_C, encoding="utf-8")
     built = subprocess.run(
         [compiler, "-Ofast", "-shared", "-fPIC", "-o", str(where / "libfastmath.so"),
@@ -202,3 +210,34 @@ def test_the_judge_refuses_a_nonstandard_environment(tmp_path):
     assert "refuses to judge" in done.stdout + done.stderr
     assert "rounding-upward" in done.stdout + done.stderr
     assert time.monotonic() - started < 60
+
+
+def test_the_corpus_fast_path_records_the_hosts_environment_findings():
+    # neg is exact in any rounding mode: only the host's environment finding can fail it
+    plan = next(p for p in resolvable_plans() if p.operation == "neg")
+    host = BackendHost("isolation_backends:RoundsUpward")
+    checker = Checker(host, "RoundsUpward", plan, kind="corpus")
+    try:
+        with pytest.raises(NonConformance, match="fp-environment:rounding-upward"):
+            check_corpus_plan(checker)
+    finally:
+        host.close()
+    assert set(checker.classes) == {(plan.describe(), "fp-environment:rounding-upward")}
+    entry = checker.classes[(plan.describe(), "fp-environment:rounding-upward")]
+    assert entry["kind"] == "environment" and entry["count"] >= 1
+    assert entry["example"] is not None and entry["call"].args[0].size == 1  # narrowed
+    assert checker.corpus_failed == 0 and checker.corpus_cases > 0  # the values conform
+
+
+def test_a_backend_that_cannot_load_says_why_without_a_class_name():
+    host = BackendHost("isolation_backends:NoSuchBackend")
+    with pytest.raises(HostLoadError) as caught:
+        host.ensure()
+    assert str(caught.value) == (
+        "backend 'isolation_backends:NoSuchBackend': 'isolation_backends' has no attribute "
+        "'NoSuchBackend'"
+    )
+    assert "AttributeError" not in str(caught.value) and "Error:" not in str(caught.value)
+    assert type(caught.value.error).__name__ == "BackendLoadError"  # kept for the program
+    bare = HostLoadError("x", SystemExit())
+    assert str(bare) == "SystemExit (no message)"

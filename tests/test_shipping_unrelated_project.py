@@ -11,6 +11,7 @@ Both run in subprocesses: this test session has plancheck's packages imported.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -74,3 +75,32 @@ def test_plancheck_still_works_from_that_project(project: Path) -> None:
     assert "every operation conforms" in result.stdout
     # and the project's tests are untouched by that run
     assert (project / "conformance" / "__init__.py").read_text(encoding="utf-8") == "LEVEL = 1\n"
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="python -P (no cwd on sys.path) is 3.11+")
+def test_a_backend_of_that_project_loads_in_its_host(project: Path) -> None:
+    # the project also has a `backends` package of its own, with the backend under
+    # test in it: the host process (started in the project's folder) must import
+    # plancheck's `conformance` and `backends`, and still find `backends.mine`
+    (project / "backends").mkdir()
+    (project / "backends" / "__init__.py").write_text("", encoding="utf-8")
+    (project / "backends" / "mine.py").write_text(
+        "import importlib\n\n"
+        "CPUBackend = importlib.import_module('backends.cpu').CPUBackend\n\n\n"
+        "class Mine(CPUBackend):\n"
+        "    name = 'mine'\n"
+        "    version = 'minelib 9.9.1'\n",
+        encoding="utf-8",
+    )
+    report = project / "out.json"
+    result = subprocess.run(
+        [sys.executable, "-P", "-m", "conformance.cli", "run", "--backend",
+         "backends.mine:Mine", "--op", "neg", "--workers", "0", "--report", str(report)],
+        cwd=project, env=_env(), capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "every operation conforms" in result.stdout
+    # the version is the backend's own, read in its host (not plancheck's)
+    assert "minelib 9.9.1" in result.stdout
+    versions = json.loads(report.read_text(encoding="utf-8"))["backend_versions"]
+    assert versions == {"backends.mine:Mine": "minelib 9.9.1"}

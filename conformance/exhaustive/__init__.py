@@ -15,15 +15,18 @@ Where each lives:
 * :mod:`conformance.exhaustive.state` -- the state file: identities, records,
   locked appends, claims;
 * :mod:`conformance.exhaustive.summary` -- summaries and accuracy tables;
+* :mod:`conformance.exhaustive.hosted` -- the backend in its host process
+  (:mod:`conformance.host`): chunks through shared memory, two in flight;
 * :mod:`conformance.exhaustive.cli` -- ``plancheck exhaustive``;
 * :mod:`conformance.exhaustive.pytest_plugin` and
   :mod:`conformance.exhaustive.items` -- every (plan, shard) as a pytest item.
 
-The package depends on :mod:`conformance.model`, the oracle and (to load a
-backend) :mod:`backends`; its modules import one another in one direction
+The package depends on :mod:`conformance.model`, the oracle and
+:mod:`conformance.host` (the backend is loaded and run only in a host
+process, never here); its modules import one another in one direction
 (``int32``, ``ulp_error``, ``digest`` -> ``state`` -> ``summary`` ->
-``sweep`` -> ``cli`` -> ``pytest_plugin`` -> ``items``) and this front imports
-them all.
+``hosted`` -> ``sweep`` -> ``cli`` -> ``pytest_plugin`` -> ``items``) and this
+front imports them all.
 """
 
 from conformance.exhaustive.cli import add_arguments, main
@@ -32,14 +35,17 @@ from conformance.exhaustive.summary import PlanSummary, accuracy_table, summaris
 from conformance.exhaustive.sweep import (
     DEFAULT_SHARDS,
     DEFAULT_STATE,
+    DEFAULT_TIMEOUT,
     NUMPY_MISSING,
     TOTAL,
     Interrupted,
+    JudgeEnvironmentError,
     ShardResult,
     check_range,
     count_mismatches,
     current_records,
     default_shards,
+    judge_environment,
     load_state,
     numpy_float32,
     plan_ids,
@@ -48,15 +54,18 @@ from conformance.exhaustive.sweep import (
     sampled_shards,
     shard_of,
     shard_range,
+    stopped_by_host,
     to_record,
 )
 
 __all__ = [
     "DEFAULT_SHARDS",
     "DEFAULT_STATE",
+    "DEFAULT_TIMEOUT",
     "NUMPY_MISSING",
     "TOTAL",
     "Interrupted",
+    "JudgeEnvironmentError",
     "PlanSummary",
     "ShardResult",
     "StateError",
@@ -68,6 +77,7 @@ __all__ = [
     "count_mismatches",
     "current_records",
     "default_shards",
+    "judge_environment",
     "load_state",
     "main",
     "numpy_float32",
@@ -77,6 +87,7 @@ __all__ = [
     "sampled_shards",
     "shard_of",
     "shard_range",
+    "stopped_by_host",
     "summarise",
     "to_record",
 ]

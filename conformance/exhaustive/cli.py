@@ -56,6 +56,7 @@ from conformance.exhaustive.summary import (
     error_text,
     summarise,
 )
+from conformance.host.client import close_all
 from conformance.model.sanitize import terminal_line
 from oracle import vectorised as V
 
@@ -78,6 +79,17 @@ def _int_in(low: int, high: int) -> Callable[[str], int]:
         return value
 
     return parse
+
+
+def _seconds(text: str) -> float:
+    """An argparse type: a positive number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text} is not a positive number of seconds")
+    return value
 
 
 def _shard(text: str) -> tuple[int, int]:
@@ -109,6 +121,10 @@ OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("every-int32", {"action": "store_true",
                      "help": "evaluate every Int32 input with the oracle, no plateaus or "
                      "identity tails (the benchmark's baseline)"}),
+    ("timeout", {"type": _seconds, "default": X.DEFAULT_TIMEOUT,
+                 "help": "seconds the backend may take on one chunk of 2**20 inputs; past "
+                 "it its host process is killed and the shard is non-conforming (hang) "
+                 "(default %(default)g)"}),
     ("jobs", {"type": _int_in(1, 4096), "default": 1,
               "help": "N > 1: run the shards as pytest items on N xdist workers"}),
     ("naive-sample", {"type": _int_in(0, 10**7), "default": 0,
@@ -124,7 +140,7 @@ OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
 )  # fmt: skip
 #: the options that configure the sweep itself (the pytest plugin's ``--exhaustive-NAME``)
 SWEEP_OPTIONS = ("backend", "op", "dtype", "shard", "shards", "sample", "ulp-budget", "state",
-                 "fresh", "also", "every-int32")  # fmt: skip
+                 "fresh", "also", "every-int32", "timeout")  # fmt: skip
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -270,6 +286,7 @@ def _sweep(arguments, plans, count, indices, also, store: Store) -> int:
     try:
         with _owned_signals():
             if arguments.jobs > 1:
+                close_all()  # the hosts that loaded the backends to check them: idle now
                 status = _pytest(arguments, count, also)
                 if status == 4:  # pytest's usage error
                     return 2
@@ -277,6 +294,9 @@ def _sweep(arguments, plans, count, indices, also, store: Store) -> int:
                 _sequential(arguments, plans, count, indices, also, store, bad_plans)
     except X.Interrupted as signal_name:
         interrupted = str(signal_name)
+    except (X.JudgeEnvironmentError, OSError) as error:  # plancheck's own process or room
+        print(f"plancheck exhaustive: INCOMPLETE: {error}", file=sys.stderr)
+        return 1 if bad_plans else 3
     except StateError as error:  # the state file went bad under the sweep
         print(f"plancheck exhaustive: INCOMPLETE: {error}", file=sys.stderr)
         return 1 if bad_plans else error.status
@@ -330,10 +350,12 @@ def _run_plan(arguments, plan, count, indices, also, store: Store, bad: list[str
             result, _, _ = X.run_shard(
                 arguments.backend, plan, i, count, ulp_budget=arguments.ulp_budget,
                 state=store.path, fresh=arguments.fresh, also=also, progress=bar,
-                plateaus=not arguments.every_int32,
+                plateaus=not arguments.every_int32, timeout=arguments.timeout,
             )  # fmt: skip
             if not result.ok and plan not in bad:
                 bad.append(plan)
+            if X.stopped_by_host(result):  # a hang or crash: the plan's verdict is known
+                break
 
 
 def _report(arguments, plans, count, indices, store: Store, interrupted: str | None, wall: float):
@@ -386,6 +408,10 @@ def _report(arguments, plans, count, indices, store: Store, interrupted: str | N
         )
         for error in summary.errors:  # from the state file: escaped again
             print(f"  error: {terminal_line(error, X.ERROR_TEXT_LIMIT)}")
+        if summary.environment:
+            found = terminal_line(", ".join(summary.environment), X.ERROR_TEXT_LIMIT)
+            print(f"  environment: {found} (observed by the backend's host around its calls: "
+                  "its results are judged as produced, the plan is not certified)")  # fmt: skip
         for item in summary.offenders:
             print("  " + X.describe_offender(plan, item))
     counts = ", ".join(f"{n} {name.lower()}" for name, n in tally.items() if n)
@@ -410,6 +436,7 @@ def _pytest(arguments, count: int, also: list[str]) -> int:
         "ulp-budget": str(arguments.ulp_budget),
         "state": str(Path(arguments.state).resolve()),
         "also": ",".join(also),
+        "timeout": repr(arguments.timeout),
     }
     if arguments.shard:
         values["shard"] = f"{arguments.shard[0]}/{arguments.shard[1]}"

@@ -85,10 +85,17 @@ class ShardResult:
     scalar_calls: int = 0
     error: str | None = None
     role: str = "checked"  #: "checked" (conformance) or "measured" (accuracy only)
+    #: what the backend's host observed around its calls (``fp-environment:flush-to-zero``,
+    #: ``numpy-state:error-state``, ...): any makes the range not conforming
+    environment: list[str] = field(default_factory=list)
+    #: the judge's own floating-point environment as checked before and after the range
+    #: (:func:`conformance.host.fpenv.probe`): rounding, flush_to_zero, denormals_are_zero,
+    #: numpy_errors; None in records written before it was recorded
+    judge_environment: dict[str, Any] | None = None
 
     @property
     def ok(self) -> bool:
-        return self.non_conforming == 0 and self.error is None
+        return self.non_conforming == 0 and self.error is None and not self.environment
 
     def describe(self) -> str:
         where = (
@@ -103,6 +110,8 @@ class ShardResult:
         lines = [head]
         if self.error:
             lines.append(f"  error: {self.error}")
+        if self.environment:
+            lines.append(f"  environment: {', '.join(self.environment)}")
         lines += ["  " + describe_offender(self.plan, o) for o in self.offenders]
         return "\n".join(lines)
 

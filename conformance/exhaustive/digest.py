@@ -62,6 +62,7 @@ from typing import Any
 import numpy as np
 
 from conformance.exhaustive.compare import ROOTS
+from conformance.host.identity import digest_of
 from oracle import vectorised as V
 from oracle.operations import BUILTIN_FACTS
 from oracle.planner import get_operation
@@ -75,12 +76,7 @@ _BOUND = ("op", "dtype")
 _MISSING = "<absent>"
 
 
-def _hash(parts: Iterable[bytes]) -> str:
-    h = hashlib.sha256()
-    for part in parts:
-        h.update(len(part).to_bytes(8, "little"))
-        h.update(part)
-    return h.hexdigest()[:16]
+_hash = digest_of  #: the identity's length-prefixed SHA-256, 16 hex digits
 
 
 def _project(module_name: str | None) -> bool:

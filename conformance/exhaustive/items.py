@@ -21,7 +21,8 @@ With the plugin (``-p conformance.exhaustive.pytest_plugin``) the sweep is confi
 by the same options as ``plancheck exhaustive`` (``--exhaustive-backend``,
 ``--exhaustive-op``, ``--exhaustive-dtype``, ``--exhaustive-shards``,
 ``--exhaustive-sample``, ``--exhaustive-shard``, ``--exhaustive-ulp-budget``,
-``--exhaustive-state``, ``--exhaustive-fresh``, ``--exhaustive-also``) and the
+``--exhaustive-state``, ``--exhaustive-fresh``, ``--exhaustive-also``,
+``--exhaustive-timeout``) and the
 controller alone writes the state file.  An option not given falls back to
 its environment variable, which also configures a run without the plugin
 (every worker then appends to the state file itself):
@@ -37,6 +38,8 @@ its environment variable, which also configures a run without the plugin
 ``PLANCHECK_EXHAUSTIVE_FRESH``     ``1``: check recorded shards again
 ``PLANCHECK_EXHAUSTIVE_SAMPLE``    K: only every K-th shard (K/2, 3K/2, ...): a
                                    stratified sample of 1/K of the inputs
+``PLANCHECK_EXHAUSTIVE_TIMEOUT``   seconds a backend may take on one chunk
+                                   (default 120; past it: ``hang``)
 =================================  ==============================================
 
 The verdict, the summary and the accuracy tables come from the state file:

@@ -12,7 +12,11 @@
   ``--exhaustive-backend``, ``--exhaustive-op``, ``--exhaustive-dtype``,
   ``--exhaustive-shard``, ``--exhaustive-shards``, ``--exhaustive-sample``,
   ``--exhaustive-ulp-budget``, ``--exhaustive-state``, ``--exhaustive-fresh``,
-  ``--exhaustive-also``, ``--exhaustive-every-int32``), validated by the same types;
+  ``--exhaustive-also``, ``--exhaustive-every-int32``, ``--exhaustive-timeout``),
+  validated by the same types;
+* refuses to run (exit status 3) in a process whose floating-point environment
+  is not standard; the backend itself runs only in host processes
+  (:mod:`conformance.exhaustive.hosted`), so no item imports it;
 * makes the *controller* (the pytest process itself, or pytest-xdist's
   controller) the only writer of the state file: a worker -- a local
   process or one on another machine reached through an xdist gateway
@@ -46,6 +50,7 @@ import pytest
 from conformance.exhaustive import sweep as X
 from conformance.exhaustive.cli import OPTIONS, SWEEP_OPTIONS, select, selection
 from conformance.exhaustive.state import FORMAT, StateError, Store, current_key
+from conformance.host.fpenv import judge_environment_problem
 
 __all__ = ["MARKER", "Settings", "run_item", "settings"]
 
@@ -69,6 +74,7 @@ class Settings:
     also: list[str]
     fresh: bool
     every_int32: bool = False
+    timeout: float = X.DEFAULT_TIMEOUT
 
 
 def _dest(name: str) -> str:
@@ -125,6 +131,9 @@ def _settings(config: pytest.Config) -> Settings:
         budget = int(_environment("ULP_BUDGET", "0")) if budget is None else budget
         if budget < 0:
             raise ValueError(f"ULP budget {budget}: need >= 0")
+        timeout = option("timeout") or float(_environment("TIMEOUT", repr(X.DEFAULT_TIMEOUT)))
+        if not 0 < timeout < float("inf"):
+            raise ValueError(f"timeout {timeout}: need a positive number of seconds")
     except (KeyError, ValueError) as error:
         raise pytest.UsageError(f"plancheck exhaustive: {error}") from None
     also = option("also")
@@ -139,6 +148,7 @@ def _settings(config: pytest.Config) -> Settings:
         also=[a for a in also.split(",") if a],
         fresh=bool(option("fresh")) or _environment("FRESH", "") == "1",
         every_int32=bool(option("every-int32")),
+        timeout=timeout,
     )
 
 
@@ -173,7 +183,8 @@ class Controller:
                 current_format = r["format"] == FORMAT
                 if r["backend"] == chosen.backend and r["role"] == "checked" and current_format:
                     key = _key(r, r["plan"], r["start"], r["stop"], r["ulp_budget"])
-                    recorded[key] = r["non_conforming"] + (1 if r.get("error") else 0)
+                    bad = bool(r.get("error") or r.get("environment"))
+                    recorded[key] = r["non_conforming"] + bad
         config.stash[_RECORDED] = recorded
 
     @pytest.hookimpl(optionalhook=True)
@@ -214,6 +225,9 @@ MARKER = "exhaustive: full sweeps over all 2**32 inputs (opt-in: -m exhaustive)"
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", MARKER)
+    problem = judge_environment_problem()  # the judge's own process, before any shard
+    if problem is not None:
+        pytest.exit(f"plancheck exhaustive: {problem}", returncode=3)
     config.stash[_ACTIVE] = True
     if hasattr(config, "workerinput"):
         config.stash[_RECORDED] = json.loads(config.workerinput.get(_WORKER_KEY, "{}"))
@@ -235,7 +249,7 @@ def run_item(request: pytest.FixtureRequest, plan: str, shard: int) -> X.ShardRe
         result, _, _ = X.run_shard(
             chosen.backend, plan, shard, chosen.shards, ulp_budget=chosen.ulp_budget,
             state=chosen.state, fresh=chosen.fresh, also=chosen.also,
-            plateaus=not chosen.every_int32,
+            plateaus=not chosen.every_int32, timeout=chosen.timeout,
         )  # fmt: skip
         return result
     start, stop = X.shard_range(shard, chosen.shards)
@@ -250,6 +264,7 @@ def run_item(request: pytest.FixtureRequest, plan: str, shard: int) -> X.ShardRe
     result, _, records = X.run_shard(
         chosen.backend, plan, shard, chosen.shards, ulp_budget=chosen.ulp_budget,
         also=chosen.also, record=False, plateaus=not chosen.every_int32,
+        timeout=chosen.timeout,
     )  # fmt: skip
     request.node.user_properties.append((_PROPERTY, json.dumps(records)))
     return result

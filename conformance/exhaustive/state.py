@@ -39,7 +39,6 @@ import importlib.metadata
 import json
 import os
 import stat
-import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -48,13 +47,15 @@ from typing import Any
 import numpy
 from filelock import FileLock, Timeout
 
-import backends
 from conformance.exhaustive.digest import plan_digest
+from conformance.host.client import shared_host
+from conformance.host.fpenv import DEFAULT_NUMPY_ERRORS
 from oracle import vectorised as V
 
 __all__ = [
     "FORMAT",
     "OLD_FORMATS",
+    "STANDARD_JUDGE_ENVIRONMENT",
     "StateError",
     "StatePathError",
     "Store",
@@ -95,6 +96,21 @@ FIELDS: dict[str, type] = {
 OPTIONAL_FIELDS: dict[str, tuple[type, ...]] = {
     "max_error": (float, int),
     "worst_error": (list,),
+    #: the backend host's environment findings (any makes the record not conforming)
+    "environment": (list,),
+    #: the judge's own environment as checked: rounding, flush_to_zero,
+    #: denormals_are_zero, numpy_errors
+    "judge_environment": (dict,),
+}
+
+
+#: the ``judge_environment`` of every record written: what the judge checks before and
+#: after each range (:func:`conformance.exhaustive.sweep.judge_environment`)
+STANDARD_JUDGE_ENVIRONMENT = {
+    "rounding": "to-nearest",
+    "flush_to_zero": False,
+    "denormals_are_zero": False,
+    "numpy_errors": dict(sorted(DEFAULT_NUMPY_ERRORS.items())),
 }
 
 
@@ -115,14 +131,6 @@ class StatePathError(StateError):
 # ---------------------------------------------------------------------------
 
 
-def _digest(parts: Iterable[bytes]) -> str:
-    h = hashlib.sha256()
-    for part in parts:
-        h.update(len(part).to_bytes(8, "little"))
-        h.update(part)
-    return h.hexdigest()[:16]
-
-
 def oracle_digest(plan: str) -> str:
     """The oracle digest of *plan*: what determines its expected values and verdicts
     (:func:`conformance.exhaustive.digest.plan_digest`; see that module)."""
@@ -138,60 +146,21 @@ def plancheck_version() -> str:
         return "unknown"
 
 
-def _module_files(module: Any) -> list[Path]:
-    """The source of *module*: every ``.py`` file of its directory for a package."""
-    file = getattr(module, "__file__", None)
-    if not file:
-        return []
-    path = Path(file)
-    if path.name == "__init__.py":
-        return sorted(path.parent.glob("*.py"))
-    return [path] if path.suffix == ".py" else []
-
-
-def _library_versions(module: Any) -> list[str]:
-    """``name version`` of every top-level library *module* imports (``import torch``)."""
-    seen = {}
-    for name, value in vars(module).items():
-        # "@py..." are pytest's assertion-rewriting helpers, not the backend's imports
-        if name.isidentifier() and type(value) is type(sys) and getattr(value, "__name__", ""):
-            top = sys.modules.get(value.__name__.partition(".")[0])
-            version = getattr(top, "__version__", None)
-            if isinstance(version, str):
-                seen[top.__name__] = version
-    return [f"{name} {version}" for name, version in sorted(seen.items())]
-
-
 @functools.cache
 def backend_identity(name: str) -> str:
     """``name@digest``: the backend *name* and a digest of what it runs.
 
-    The digest covers the source of the module the name refers to and of
-    every module defining a class of the backend's type (a package's whole
-    directory), the ``__version__``
-    of every library those modules import, and the backend's ``version``
-    attribute when it has one.  ``numpy-float32`` is numpy's version.  A
-    backend that cannot be loaded raises (the caller reports a usage error).
+    Computed in the backend's host process (:func:`conformance.host.identity.identity_of`:
+    the source of the module the name refers to and of the modules defining the
+    backend's classes, the versions of the libraries they import, the backend's
+    ``version``); this process never imports the backend.  ``numpy-float32`` is
+    numpy's version.  A backend that cannot be loaded raises
+    :class:`conformance.host.client.HostLoadError` (or ``HostCrashed``,
+    ``HostTimeout``); the caller reports a usage error.
     """
     if name == "numpy-float32":
         return f"{name}@numpy-{numpy.__version__}"
-    backend = backends.get(name)
-    reference = backends.BUILTIN_BACKENDS.get(name, name).partition(":")[0]
-    modules = [sys.modules[reference]] if reference in sys.modules else []
-    for cls in type(backend).__mro__:
-        module = sys.modules.get(cls.__module__)
-        if cls.__module__ in ("builtins", "typing") or module is None or module in modules:
-            continue
-        modules.append(module)
-    parts: list[bytes] = []
-    for module in modules:
-        for path in _module_files(module):
-            parts.append(path.name.encode() + path.read_bytes())
-        parts += [v.encode() for v in _library_versions(module)]
-    version = getattr(backend, "version", None)
-    if isinstance(version, str):
-        parts.append(version.encode())
-    return f"{name}@{_digest(parts)}"
+    return shared_host(name).identity()
 
 
 def current_key(backend: str, plan: str) -> dict[str, str]:
@@ -235,6 +204,11 @@ def validate_record(record: Any) -> str | None:
         value = record.get(name)
         if value is not None and (not isinstance(value, kinds) or isinstance(value, bool)):
             return f"field {name!r} is {value!r}, expected {kinds[0].__name__} or null"
+    if not all(isinstance(e, str) for e in record.get("environment") or ()):
+        return f"environment {record['environment']!r} is not a list of finding classes"
+    judge = record.get("judge_environment")
+    if judge is not None and judge != STANDARD_JUDGE_ENVIRONMENT:
+        return f"judged in a floating-point environment that is not standard: {judge!r}"
     if record.get("max_error") is not None and not record["max_error"] >= 0:
         return f"max_error {record['max_error']!r} is negative"
     op, _, dtype = record["plan"].partition(":")
@@ -358,10 +332,10 @@ class Store:
                 try:
                     while written < len(data):
                         written += os.write(fd, data[written:])
-                    os.fsync(fd)
                 except BaseException:
                     os.ftruncate(fd, size)  # no partial line is ever left behind
                     raise
+                os.fsync(fd)  # whole lines are in the file: an interrupt here keeps them
             finally:
                 os.close(fd)
 

@@ -65,6 +65,9 @@ class PlanSummary:
     #: records that do not carry the real error (the previous format): max_error is then
     #: a lower bound over the others
     unmeasured: int = 0
+    #: the environment findings of the backend's host in any record of the plan
+    #: (``fp-environment:flush-to-zero``, ...): the plan is then not certified
+    environment: list[str] = field(default_factory=list)
 
     @property
     def complete(self) -> bool:
@@ -72,7 +75,12 @@ class PlanSummary:
 
     @property
     def ok(self) -> bool:
-        return self.non_conforming == 0 and self.overlapping_non_conforming == 0 and not self.errors
+        return (
+            self.non_conforming == 0
+            and self.overlapping_non_conforming == 0
+            and not self.errors
+            and not self.environment
+        )
 
 
 def _disjoint(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -162,6 +170,7 @@ def summarise(
                 max_error=None if worst_error is None else worst_error[3],
                 worst_error=worst_error,
                 unmeasured=sum(1 for r in rows if "max_error" not in r),
+                environment=sorted({e for r in [*rows, *left] for e in r.get("environment") or ()}),
             )
         )
     return out

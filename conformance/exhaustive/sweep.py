@@ -35,8 +35,13 @@ the accuracy table (:func:`accuracy_table`) of a backend is the aggregate of
 its shards.
 
 Backends are ``cpu``, ``generic``, ``module:attribute`` (through
-:func:`backends.get`), or ``numpy-float32``: the raw numpy float32 ufuncs
-(:func:`numpy_float32`), measured for comparison, not a conforming backend.
+:func:`backends.get` in the backend's host process:
+:mod:`conformance.exhaustive.hosted`; this process never imports them), or
+``numpy-float32``: the raw numpy float32 ufuncs (:func:`numpy_float32`),
+measured for comparison, not a conforming backend.  The host's findings about
+the backend's environment make a range non-conforming
+(:attr:`ShardResult.environment`); the judge checks its own environment before
+and after each range and records it (:func:`judge_environment`).
 """
 
 from __future__ import annotations
@@ -51,7 +56,6 @@ from typing import Any
 
 import numpy as np
 
-import backends
 from conformance.exhaustive.compare import (
     ShardResult,
     compare_chunk,
@@ -61,24 +65,35 @@ from conformance.exhaustive.compare import (
     ordinal,
     split_plan,
 )
+from conformance.exhaustive.hosted import (
+    DEFAULT_TIMEOUT,
+    HostCrashed,
+    HostedRunner,
+    HostLoadError,
+    HostTimeout,
+    hosted_runner,
+)
 from conformance.exhaustive.state import FORMAT, Store, current_key, is_current
+from conformance.host import fpenv
 from conformance.model.sanitize import terminal_line
-from oracle import Tensor
 from oracle import vectorised as V
 from oracle.reference import exact, rounded
 
 __all__ = [
     "DEFAULT_SHARDS",
     "DEFAULT_STATE",
+    "DEFAULT_TIMEOUT",
     "NUMPY_MISSING",
     "TOTAL",
     "Interrupted",
+    "JudgeEnvironmentError",
     "ShardResult",
     "check_range",
     "count_mismatches",
     "current_records",
     "default_shards",
     "describe_offender",
+    "judge_environment",
     "load_state",
     "numpy_float32",
     "plan_ids",
@@ -88,6 +103,7 @@ __all__ = [
     "shard_of",
     "shard_range",
     "split_plan",
+    "stopped_by_host",
     "to_record",
 ]
 
@@ -213,25 +229,18 @@ def numpy_float32(op: str, x: np.ndarray) -> np.ndarray:
 NUMPY_MISSING = ("erf", "gelu")
 
 
-def runner(name: str) -> Callable[[str, np.ndarray], np.ndarray]:
-    """``f(op, inputs) -> outputs`` for backend *name* (see the module docstring)."""
+def runner(
+    name: str, timeout: float | None = DEFAULT_TIMEOUT
+) -> Callable[[str, np.ndarray], np.ndarray]:
+    """``f(op, inputs) -> outputs`` for backend *name* (see the module docstring).
+
+    ``numpy-float32`` runs here (plancheck's own numpy calls); any other name is a
+    :class:`conformance.exhaustive.hosted.HostedRunner`: the backend is imported and
+    run only in its host process, each call bounded by *timeout* seconds.
+    """
     if name == "numpy-float32":
         return numpy_float32
-    backend = backends.get(name)
-    if callable(getattr(backend, "from_numpy", None)) and callable(
-        getattr(backend, "to_numpy", None)
-    ):  # the optional fast exchange of backends/protocol.py: bits (and sNaNs) kept
-
-        def run_numpy(op: str, x: np.ndarray) -> np.ndarray:
-            return np.asarray(backend.to_numpy(backend.execute(op, backend.from_numpy(x))))
-
-        return run_numpy
-
-    def run(op: str, x: np.ndarray) -> np.ndarray:
-        native = backend.from_tensor(Tensor.from_numpy(x))
-        return backend.to_tensor(backend.execute(op, native)).to_numpy()
-
-    return run
+    return hosted_runner(name, timeout)
 
 
 # ---------------------------------------------------------------------------
@@ -252,22 +261,24 @@ SIGNALS_OWNED = False
 ERROR_TEXT_LIMIT = 400
 
 
-def _run_guarded(run, op: str, inputs: np.ndarray) -> tuple[Any, str | None]:
-    """(output, None), or (None, the error) when the backend raised.
+class JudgeEnvironmentError(RuntimeError):
+    """The judge's own floating-point environment is not standard: nothing is judged."""
 
-    The backend gets its own copy of the inputs: one that writes into them
-    cannot change the offenders reported or what the next backend sees.
-    """
-    try:
-        return np.asarray(run(op, inputs.copy())), None
-    except Exception as error:
-        return None, terminal_line(f"{type(error).__name__}: {_text(error)}", ERROR_TEXT_LIMIT)
-    except BaseException as error:  # KeyboardInterrupt, SystemExit from the backend
-        if isinstance(error, Interrupted) or not SIGNALS_OWNED:
-            raise
-        return None, terminal_line(
-            f"{type(error).__name__} raised inside the call: {_text(error)}", ERROR_TEXT_LIMIT
-        )
+
+def judge_environment() -> dict[str, Any]:
+    """The judge's floating-point environment, checked (:func:`conformance.host.fpenv.probe`):
+    round to nearest, gradual underflow (neither flush-to-zero nor denormals-are-zero),
+    numpy's default error state.  :class:`JudgeEnvironmentError` when it is not so."""
+    problem = fpenv.judge_environment_problem()
+    if problem is not None:
+        raise JudgeEnvironmentError(problem)
+    seen = fpenv.probe()
+    return {
+        "rounding": seen.rounding,
+        "flush_to_zero": seen.flush_to_zero,
+        "denormals_are_zero": seen.denormals_are_zero,
+        "numpy_errors": dict(seen.numpy_errors),
+    }
 
 
 def _text(error: BaseException) -> str:
@@ -276,6 +287,87 @@ def _text(error: BaseException) -> str:
         return str(error)
     except Exception:
         return "(its message could not be read)"
+
+
+def _error_text(error: BaseException) -> str:
+    """The state record's text of what a backend raised (escaped, bounded)."""
+    if isinstance(error, Exception):
+        return terminal_line(f"{type(error).__name__}: {_text(error)}", ERROR_TEXT_LIMIT)
+    return terminal_line(
+        f"{type(error).__name__} raised inside the call: {_text(error)}", ERROR_TEXT_LIMIT
+    )
+
+
+def _is_finding(error: BaseException) -> bool:
+    """Whether *error* raised by a backend call is a finding about the call (not an
+    interrupt of plancheck): any exception, and a KeyboardInterrupt or SystemExit that
+    came from a host (rebuilt) or while the command line owns the signals."""
+    if isinstance(error, Interrupted):
+        return False
+    return isinstance(error, Exception) or hasattr(error, "remote") or SIGNALS_OWNED
+
+
+class _Call:
+    """One backend's call on one chunk: started (a hosted backend computes from then on,
+    while this process judges the chunk before), then finished: (output, None) or
+    (None, the error's text)."""
+
+    def __init__(self, run: Callable[[str, np.ndarray], np.ndarray], op: str,
+                 inputs: np.ndarray) -> None:  # fmt: skip
+        self.run, self.op = run, op
+        self.elapsed = 0.0  #: an in-process call's wall time
+        # the backend gets its own copy of the inputs: one that writes into them cannot
+        # change the offenders reported or what the next backend sees
+        self.inputs = inputs if isinstance(run, HostedRunner) else inputs.copy()
+        self.failure: BaseException | None = None
+        if isinstance(run, HostedRunner):
+            try:
+                run.submit(op, inputs)
+            except (HostCrashed, HostTimeout, HostLoadError) as error:
+                self.failure = error
+
+    def finish(self) -> tuple[Any, str | None]:
+        try:
+            if self.failure is not None:
+                raise self.failure
+            if isinstance(self.run, HostedRunner):
+                return self.run.collect(), None
+            began = time.perf_counter()
+            try:
+                return np.asarray(self.run(self.op, self.inputs)), None
+            finally:
+                self.elapsed = time.perf_counter() - began
+        except (HostTimeout, HostCrashed, HostLoadError):
+            raise
+        except BaseException as error:
+            if not _is_finding(error):
+                raise
+            return None, _error_text(error)
+
+    @property
+    def seconds(self) -> float:
+        """The backend's time: the host's own measure, else the call's wall time."""
+        if isinstance(self.run, HostedRunner):
+            return self.run.seconds or 0.0
+        return self.elapsed
+
+
+#: how the error text of a range the backend's host stopped begins
+HOST_FAILURES = ("hang: ", "crash: ")
+
+
+def stopped_by_host(result: ShardResult) -> bool:
+    """Whether *result*'s backend hung or its host died (no later shard is worth running)."""
+    return (result.error or "").startswith(HOST_FAILURES)
+
+
+def _host_failure(error: BaseException, count: int, timeout: float | None) -> str:
+    if isinstance(error, HostTimeout):
+        return (f"hang: the backend gave no result for {count:,} inputs within "
+                f"{timeout:g} s (its host process was killed)")  # fmt: skip
+    if isinstance(error, HostLoadError):
+        return f"crash: the backend could not be loaded again: {_text(error)}"
+    return f"crash: {_text(error)}"
 
 
 def check_range(
@@ -289,24 +381,31 @@ def check_range(
     chunk: int = CHUNK,
     progress: Callable[[int], None] | None = None,
     plateaus: bool = True,
+    timeout: float | None = DEFAULT_TIMEOUT,
 ) -> list[ShardResult]:
     """Check every input ``start <= b < stop`` of *plan* on *backend* (and *also*).
 
-    *backend* is a name or a callable ``f(op, inputs)``.  Returns one
-    :class:`ShardResult` per backend, the first for *backend* (role
-    "checked"), then one per *also* name (role "measured").  A backend that
-    raises on a chunk makes every input of the chunk non-conforming, with the
-    error recorded.  *plateaus* False evaluates every Int32 input (the
-    baseline the benchmark compares with).
+    *backend* is a name (run in its host process: :func:`runner`) or a callable
+    ``f(op, inputs)`` (run here).  Returns one :class:`ShardResult` per backend, the
+    first for *backend* (role "checked"), then one per *also* name (role "measured").
+    A backend that raises on a chunk makes every input of the chunk non-conforming,
+    with the error recorded.  A hosted backend that gives no result within *timeout*
+    seconds (``hang``) or whose host dies (``crash``) is not called again in the
+    range: its remaining inputs count as non-conforming under that error.  The
+    environment findings of its host are kept in :attr:`ShardResult.environment`.
+    *plateaus* False evaluates every Int32 input (the baseline the benchmark compares
+    with).  :class:`JudgeEnvironmentError` when this process's own environment is not
+    standard (checked before and after the range, recorded in every result).
     """
+    judged_in = judge_environment()
     op, dtype = split_plan(plan)
     names = [backend if isinstance(backend, str) else getattr(backend, "__name__", "custom")]
-    runs = [runner(backend) if isinstance(backend, str) else backend]
+    runs = [runner(backend, timeout) if isinstance(backend, str) else backend]
     for name in also:
         if name == "numpy-float32" and op in NUMPY_MISSING:
             continue
         names.append(name)
-        runs.append(runner(name))
+        runs.append(runner(name, timeout))
     results = [
         ShardResult(name, plan, start, stop, ulp_budget=ulp_budget if i == 0 else 0)
         for i, name in enumerate(names)
@@ -314,33 +413,61 @@ def check_range(
     for r in results[1:]:
         r.role = "measured"
     rounded = op in V.ROUNDED_OPS
-    scalar_before = V.STATS["scalar"]
-    began = time.perf_counter()
-    for lo in range(start, stop, chunk):
+    input_dtype = np.float32 if dtype == "Float32" else np.int32
+    stopped = [False] * len(runs)
+
+    def begin(lo: int) -> tuple[int, int, np.ndarray, list[_Call | None]]:
+        """Start the calls of the chunk at *lo* (hosted backends start computing)."""
         hi = min(lo + chunk, stop)
         patterns = V.bit_patterns(lo, hi)
+        calls = [None if done else _Call(run, op, patterns.view(input_dtype))
+                 for run, done in zip(runs, stopped)]  # fmt: skip
+        return lo, hi, patterns, calls
+
+    scalar_before = V.STATS["scalar"]
+    began = time.perf_counter()
+    starts = range(start, stop, chunk)
+    following = begin(start) if starts else None
+    for index in range(len(starts)):
+        assert following is not None
+        lo, hi, patterns, calls = following
+        # the next chunk starts in the hosts now: they work while this one is judged
+        following = begin(starts[index + 1]) if index + 1 < len(starts) else None
         t0 = time.perf_counter()
-        inputs, expected, float_at = expected_chunk(op, dtype, lo, hi, patterns, plateaus)
+        _, expected, float_at = expected_chunk(op, dtype, lo, hi, patterns, plateaus)
         results[0].oracle_seconds += time.perf_counter() - t0
-        for i, (run, result) in enumerate(zip(runs, results)):
-            t2 = time.perf_counter()
-            actual, error = _run_guarded(run, op, inputs)
-            if error is not None:  # a crash is non-conforming on the whole chunk
+        for i, (call, result) in enumerate(zip(calls, results)):
+            if call is None or stopped[i]:
+                continue
+            try:
+                actual, error = call.finish()
+            except (HostTimeout, HostCrashed, HostLoadError) as failure:
+                result.error = result.error or _host_failure(failure, hi - lo, timeout)
+                result.inputs += stop - lo
+                result.non_conforming += stop - lo
+                result.not_correctly_rounded += stop - lo
+                stopped[i] = True
+                continue
+            if error is not None:  # the backend raised: non-conforming on the whole chunk
                 result.error = result.error or error
                 result.inputs += int(patterns.size)
                 result.non_conforming += int(patterns.size)
                 result.not_correctly_rounded += int(patterns.size)
                 continue
             if i == 0:
-                result.backend_seconds += time.perf_counter() - t2
-            compare_chunk(
-                op, dtype, patterns, float_at, expected, actual, result.ulp_budget, result, rounded
-            )
+                result.backend_seconds += call.seconds
+            compare_chunk(op, dtype, patterns, float_at, expected, actual,
+                          result.ulp_budget, result, rounded)  # fmt: skip
         if progress is not None:
             progress(hi - lo)
+        if all(stopped):
+            break
+    judge_environment()  # the same check after the range: still standard
     elapsed = time.perf_counter() - began
-    for result in results:
+    for run, result in zip(runs, results):
         result.seconds = elapsed
+        result.environment = sorted(getattr(run, "environment", ()))
+        result.judge_environment = judged_in
     results[0].scalar_calls = V.STATS["scalar"] - scalar_before
     return results
 
@@ -419,6 +546,7 @@ def run_shard(
     progress: Callable[[int], None] | None = None,
     record: bool = True,
     plateaus: bool = True,
+    timeout: float | None = DEFAULT_TIMEOUT,
 ) -> tuple[ShardResult, bool, list[dict[str, Any]]]:
     """Check shard *shard* of *shards* of *plan*: (result, resumed, records).
 
@@ -427,7 +555,8 @@ def run_shard(
     again (``resumed`` True) unless *fresh*.  A shard that is run yields one
     record per backend (*records*); they are appended to the state file
     unless *record* is False (the pytest controller then appends them).
-    *plateaus* False evaluates every Int32 input (:func:`check_range`).
+    *plateaus* False evaluates every Int32 input; *timeout* bounds each backend call
+    (:func:`check_range`).
     """
     start, stop = shard_range(shard, shards)
     store = Store(state) if state else None
@@ -439,7 +568,7 @@ def run_shard(
             return found, True, []
     results = check_range(
         backend, plan, start, stop, ulp_budget=ulp_budget, also=also, progress=progress,
-        plateaus=plateaus,
+        plateaus=plateaus, timeout=timeout,
     )  # fmt: skip
     for r in results:
         r.shard, r.shards = shard, shards

@@ -28,7 +28,14 @@ from typing import Any
 
 from conformance.host.wire import RaisedError, rebuild_exception
 
-__all__ = ["BackendHost", "HostCrashed", "HostLoadError", "HostTimeout", "close_all"]
+__all__ = [
+    "BackendHost",
+    "HostCrashed",
+    "HostLoadError",
+    "HostTimeout",
+    "close_all",
+    "shared_host",
+]
 
 #: seconds a host may take to start and import the backend (torch, jax are slow)
 LOAD_TIMEOUT = 300.0
@@ -48,9 +55,26 @@ class HostLoadError(Exception):
     """The backend could not be loaded in the host; *error* is what it raised."""
 
     def __init__(self, label: str, error: BaseException) -> None:
-        super().__init__(f"{type(error).__name__}: {error}")
+        super().__init__(_message(error))
         self.label = label
         self.error = error
+
+
+def _message(error: BaseException) -> str:
+    """*error*'s text for a person: its message, the class's name only when it has none
+    (a bare ``SystemExit``)."""
+    text = str(error.args[0]) if len(error.args) == 1 else str(error)
+    return text.strip() or f"{type(error).__name__} (no message)"
+
+
+#: The host's first lines: the judge's ``sys.path`` is restored before anything of
+#: plancheck is imported, so a project's own ``conformance`` or ``backends`` package in
+#: the working directory (first on the path of ``python -m``) cannot shadow plancheck's.
+_BOOTSTRAP = (
+    "import json, os, sys; "
+    "sys.path[:] = json.loads(os.environ['PLANCHECK_HOST_SYS_PATH']); "
+    "from conformance.host.server import main; main(sys.argv[1:])"
+)
 
 
 class BackendHost:
@@ -79,8 +103,19 @@ class BackendHost:
         return str((self.info or self.ensure()).get("name", self.label))
 
     @property
+    def version(self) -> str:
+        """What the hosted backend runs, as the host read it from the backend
+        (:func:`conformance.model.versions.backend_version`)."""
+        return str((self.info or self.ensure()).get("version", "unknown"))
+
+    @property
     def unsupported(self) -> Any:
         return (self.info or self.ensure()).get("unsupported") or None
+
+    @property
+    def alive(self) -> bool:
+        """Whether the host process is started and has not ended."""
+        return self._process is not None and self._process.poll() is None
 
     @property
     def pid(self) -> int | None:
@@ -99,8 +134,7 @@ class BackendHost:
         env = dict(os.environ, PLANCHECK_HOST_SYS_PATH=json.dumps(sys.path))
         try:
             self._process = subprocess.Popen(
-                [sys.executable, "-m", "conformance.host.server",
-                 str(to_host_read), str(from_host_write)],
+                [sys.executable, "-c", _BOOTSTRAP, str(to_host_read), str(from_host_write)],
                 pass_fds=(to_host_read, from_host_write), stdin=subprocess.DEVNULL,
                 stdout=sys.__stderr__.fileno() if sys.__stderr__ else None,
                 start_new_session=True, env=env,
@@ -121,16 +155,29 @@ class BackendHost:
 
     def request(self, message: tuple[Any, ...], timeout: float | None) -> tuple[str, Any]:
         """Send *message* and wait for the reply (HostTimeout, HostCrashed)."""
-        assert self._writer is not None and self._reader is not None
+        self.send(message)
+        return self.receive(timeout)
+
+    def send(self, message: tuple[Any, ...]) -> None:
+        """Send *message* to the started host without waiting (HostCrashed); the reply is
+        :meth:`receive`'s.  The judge works on while the host computes."""
+        assert self._writer is not None
         try:
             self._writer.send(message)
-            if timeout is not None and not self._reader.poll(timeout):
+        except OSError as error:  # BrokenPipeError: the host is gone
+            raise HostCrashed(f"the backend's host process {self._ended()}") from error
+
+    def receive(self, timeout: float | None) -> tuple[str, Any]:
+        """The reply to the request sent last, waited for at most *timeout* seconds
+        (HostTimeout: the host was killed; HostCrashed: it died)."""
+        assert self._reader is not None
+        try:
+            if timeout is not None and not self._reader.poll(max(timeout, 0.0)):
                 self.close()
                 raise HostTimeout(f"no reply within {timeout:g} s (the host was killed)")
             return self._reader.recv()
-        except (EOFError, OSError, BrokenPipeError) as error:
-            status = self._ended()
-            raise HostCrashed(f"the backend's host process {status}") from error
+        except (EOFError, OSError) as error:
+            raise HostCrashed(f"the backend's host process {self._ended()}") from error
 
     def run(self, operation: str, args: list[Any], keywords: dict[str, Any],
             timeout: float | None) -> dict[str, Any]:  # fmt: skip
@@ -141,6 +188,16 @@ class BackendHost:
             self.close()
             raise HostCrashed(f"the host failed: {answer}")
         return answer
+
+    def identity(self) -> str:
+        """The backend's build identity, computed in the host
+        (:func:`conformance.host.identity.identity_of`)."""
+        self.ensure()
+        status, answer = self.request(("identity",), LOAD_TIMEOUT)
+        if status != "ok":
+            self.close()
+            raise HostCrashed(f"the host failed: {answer}")
+        return str(answer)
 
     def _ended(self) -> str:
         process = self._process
@@ -170,6 +227,19 @@ class BackendHost:
             os.killpg(process.pid, signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
             process.wait(5)
+
+
+#: label -> the host :func:`shared_host` hands out in this process
+_SHARED: dict[str, BackendHost] = {}
+
+
+def shared_host(label: str) -> BackendHost:
+    """This process's one host of backend *label* for the exhaustive sweep (its identity,
+    its runs): started on first use, restarted by the next request after it was killed."""
+    host = _SHARED.get(label)
+    if host is None:
+        host = _SHARED[label] = BackendHost(label)
+    return host
 
 
 def close_all() -> None:

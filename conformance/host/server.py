@@ -4,8 +4,10 @@ Started by :class:`conformance.host.client.BackendHost` as ``python -m
 conformance.host.server READ_FD WRITE_FD`` in a session of its own (so the judge
 can kill it and every child it forked with one ``killpg``).  It imports numpy
 and plancheck's model first, records numpy's public functions, then loads the
-backend on the ``load`` request and answers ``run`` requests, one at a time, on
-a :class:`multiprocessing.connection.Connection` over two pipes.
+backend on the ``load`` request and answers ``run`` requests (one judged call),
+``sweep`` requests (one chunk of the exhaustive sweep, its arrays in the judge's
+shared memory: :mod:`conformance.host.segment`) and ``identity`` requests, one at
+a time, on a :class:`multiprocessing.connection.Connection` over two pipes.
 
 Around every call it:
 
@@ -32,6 +34,7 @@ import json
 import os
 import sys
 import threading
+import time
 import warnings
 from multiprocessing.connection import Connection
 from typing import Any
@@ -40,11 +43,14 @@ import numpy as np
 
 import backends
 from conformance.host import fpenv
+from conformance.host.identity import identity_of
+from conformance.host.segment import Segment
 from conformance.host.wire import encode_array, encode_tensor, raised_error, tensor_of_bits
 from conformance.model.capabilities import declared_by
+from conformance.model.versions import backend_version
 from oracle import Tensor
 
-__all__ = ["Host", "main"]
+__all__ = ["Host", "main", "sweep_call"]
 
 
 def _numpy_functions() -> dict[str, int]:
@@ -83,6 +89,8 @@ class Host:
         self.sticky: list[str] = []  #: findings that hold for the backend since its import
         self.previous: tuple[Any, Any] | None = None  #: the last result and its snapshot
         self.pid = os.getpid()
+        self.label = ""
+        self.segments: dict[str, Segment] = {}  #: the sweep's shared memory, by name
 
     def _leave_if_forked(self) -> None:
         """A child the backend forked that returned into the host's code ends here, at
@@ -94,6 +102,7 @@ class Host:
 
     def load(self, label: str) -> dict[str, Any]:
         self.backend = backends.get(label)
+        self.label = label
         after = fpenv.probe()
         self.sticky = list(fpenv.deviations(after))
         patched = self._patched()
@@ -105,6 +114,9 @@ class Host:
             unsupported = str(error)
         return {
             "name": str(getattr(self.backend, "name", label)),
+            # what the backend runs (an adapter's library and version), asked here:
+            # the judge sees only the host, never the backend's object
+            "version": backend_version(self.backend),
             "unsupported": unsupported,
             "has_to_numpy": getattr(self.backend, "to_numpy", None) is not None,
             "has_allocations": isinstance(getattr(self.backend, "allocations", None), int),
@@ -121,14 +133,28 @@ class Host:
         count = getattr(self.backend, "allocations", None)
         return count if isinstance(count, int) and not isinstance(count, bool) else None
 
-    def run(self, operation: str, args: list[Any], keywords: dict[str, Any]) -> dict[str, Any]:
-        backend = self.backend
-        reply: dict[str, Any] = {"stage": "execute"}
+    def _environment_before(self) -> list[str]:
+        """The findings that hold before a call (since the import, numpy's error state
+        left by an earlier call, the environment now); numpy's default error state set."""
         environment: list[str] = list(self.sticky)
         if np.geterr() != fpenv.DEFAULT_NUMPY_ERRORS:
             environment.append("numpy-state:error-state")
         np.seterr(**fpenv.DEFAULT_NUMPY_ERRORS)
-        environment += fpenv.deviations(fpenv.probe())
+        return environment + fpenv.deviations(fpenv.probe())
+
+    def _environment_after(self, environment: list[str]) -> list[str]:
+        """*environment* with what the call left (the environment, patched numpy functions),
+        sorted, each once; numpy's default error state set again."""
+        environment = environment + fpenv.deviations(fpenv.probe())
+        if self._patched():
+            environment.append("numpy-state:patched")
+        np.seterr(**fpenv.DEFAULT_NUMPY_ERRORS)
+        return sorted(set(environment))
+
+    def run(self, operation: str, args: list[Any], keywords: dict[str, Any]) -> dict[str, Any]:
+        backend = self.backend
+        reply: dict[str, Any] = {"stage": "execute"}
+        environment = self._environment_before()
         reply["allocations_before"] = self._allocations()
         natives: list[Any] = []
         positions: list[int] = []
@@ -187,13 +213,49 @@ class Host:
         if reply["stage"] == "done":
             environment += self._aliasing(backend, native, [natives[p] for p in positions])
             self.previous = (native, _snapshot(backend, native))
-        after = fpenv.probe()
-        environment += fpenv.deviations(after)
-        if self._patched():
-            environment.append("numpy-state:patched")
-        np.seterr(**fpenv.DEFAULT_NUMPY_ERRORS)
-        reply["environment"] = sorted(set(environment))
+        reply["environment"] = self._environment_after(environment)
         return reply
+
+    # -- the exhaustive sweep -----------------------------------------------------
+
+    def sweep(self, operation: str, name: str, dtype: str, count: int) -> dict[str, Any]:
+        """One chunk of the exhaustive sweep: *count* inputs of *dtype* (``<f4``, ``<i4``)
+        in the inputs half of the judge's segment *name*; the result's raw bytes go to
+        its outputs half (``("segment", dtype, shape)``) or, when they do not fit, into
+        the reply (``("bytes", dtype, shape, raw)``).  The reply also carries the
+        backend's exception (``raised``) and the environment findings around the call.
+        Warnings are not judged by the sweep: they are ignored."""
+        segment = self._segment(name)
+        # the inputs half as it is: the judge never reads it back (its patterns are its
+        # own) and writes it again only after this reply, so a backend that writes into
+        # its input or keeps it changes nothing judged
+        inputs = segment.view(dtype, count, output=False)
+        reply: dict[str, Any] = {}
+        environment = self._environment_before()
+        try:
+            began = time.perf_counter()
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                result = sweep_call(self.backend, operation, inputs)
+            reply["seconds"] = time.perf_counter() - began
+            reply["result"] = _place(segment, result)
+        except BaseException as error:  # judged by the judge
+            reply["raised"] = raised_error(error)
+        finally:
+            self._leave_if_forked()
+        reply["environment"] = self._environment_after(environment)
+        return reply
+
+    def _segment(self, name: str) -> Segment:
+        """The judge's segment *name*, attached once (a few are kept: the judge alternates)."""
+        segment = self.segments.get(name)
+        if segment is None:
+            if len(self.segments) >= 8:  # the judge replaced its segments
+                for old in self.segments.values():
+                    old.close()
+                self.segments.clear()
+            segment = self.segments[name] = Segment.attach(name)
+        return segment
 
     def _read_result(self, reply: dict[str, Any], backend: Any, native: Any, tensor: Any) -> None:
         if not isinstance(tensor, Tensor):
@@ -224,6 +286,42 @@ class Host:
         return found
 
 
+#: the numpy dtype of each dtype name of the wire (raw bits: never a float conversion)
+_WIRE_DTYPES = {"Float32": np.dtype("<u4"), "Int32": np.dtype("<i4"), "Bool": np.dtype("|u1")}
+_AS = {"Float32": np.dtype("<f4"), "Int32": np.dtype("<i4"), "Bool": np.dtype("|b1")}
+
+
+def sweep_call(backend: Any, operation: str, inputs: np.ndarray) -> np.ndarray:
+    """*operation* of *backend* on the 1-D array *inputs* (float32 or int32), as an array
+    read by bits: through the backend's optional numpy exchange (``from_numpy``,
+    ``to_numpy``: backends/protocol.py) when it has one, else through
+    :class:`oracle.Tensor` built and read with integer operations only
+    (:func:`conformance.host.wire.tensor_of_bits`, :func:`encode_tensor`)."""
+    if callable(getattr(backend, "from_numpy", None)) and callable(
+        getattr(backend, "to_numpy", None)
+    ):
+        native = backend.execute(operation, backend.from_numpy(inputs))
+        return np.asarray(backend.to_numpy(native))
+    name = "Float32" if inputs.dtype == np.float32 else "Int32"
+    tensor = tensor_of_bits(name, inputs.shape, inputs.tobytes())
+    result = backend.to_tensor(backend.execute(operation, backend.from_tensor(tensor)))
+    if not isinstance(result, Tensor):
+        raise TypeError(f"to_tensor returned {type(result).__name__}, not a Tensor")
+    kind, shape, raw = encode_tensor(result)
+    return np.frombuffer(raw, _WIRE_DTYPES[kind]).view(_AS[kind]).reshape(shape)
+
+
+def _place(segment: Segment, result: np.ndarray) -> tuple[Any, ...]:
+    """Where the judge reads *result*'s bytes: the segment's outputs half, or the reply."""
+    if result.dtype.kind not in "biufc":
+        raise TypeError(f"the backend returned an array of dtype {result.dtype}, not numbers")
+    raw = np.ascontiguousarray(result).reshape(-1).view(np.uint8)
+    if raw.size <= segment.half:
+        segment.view(np.uint8, raw.size, output=True)[:] = raw
+        return ("segment", result.dtype.str, result.shape)
+    return ("bytes", result.dtype.str, result.shape, raw.tobytes())
+
+
 def serve(connection: Connection) -> None:
     """Answer requests on *connection* until it closes or an ``exit`` request comes."""
     host = Host()
@@ -240,6 +338,10 @@ def serve(connection: Connection) -> None:
                 answer: Any = ("ok", host.load(request[1]))
             elif kind == "run":
                 answer = ("ok", host.run(request[1], request[2], request[3]))
+            elif kind == "sweep":
+                answer = ("ok", host.sweep(*request[1:]))
+            elif kind == "identity":
+                answer = ("ok", identity_of(host.label, host.backend))
             else:
                 answer = ("error", f"unknown request {kind!r}")
         except BaseException as error:  # a backend that fails to load, or the host's own bug

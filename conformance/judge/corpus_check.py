@@ -35,6 +35,8 @@ from conformance.judge.checker import Checker, HungCall, host_findings
 from conformance.judge.runner import (
     CallTimeout,
     OracleError,
+    Outcome,
+    Problem,
     call_with_timeout,
     expectation_of,
     ieee_warnings,
@@ -43,7 +45,7 @@ from conformance.judge.runner import (
     wire_arguments,
 )
 from conformance.model.calls import Call, forward_arguments
-from oracle import DType, OperationPlan, Tensor, binary32
+from oracle import DType, OperationPlan, Tensor, Verdict, binary32
 
 # -- the corpus -------------------------------------------------------------------
 
@@ -214,6 +216,29 @@ def _single_case(plan: OperationPlan, bits: tuple[int, ...], note: str) -> Call:
     return Call(plan.operation, forward_arguments(plan.operation, tensors), None, plan, note=note)
 
 
+#: Lengths tried, shortest first, for a corpus case that conforms alone but not inside
+#: its chunk: kernels switch to vector lanes and blocked loops by length, so the case
+#: repeated to one of these lengths usually takes the path the chunk took.
+BATCH_REPRO_LENGTHS = (8, 16, 32, 64, 128, 256, 1024)
+
+
+def _repeated_case(plan: OperationPlan, bits: tuple[int, ...], length: int, note: str) -> Call:
+    """The corpus case *bits*, every operand its value repeated *length* times."""
+    tensors = [Tensor(DType.Float32, (length,), (binary32.from_bits(b),) * length) for b in bits]
+    return Call(plan.operation, forward_arguments(plan.operation, tensors), None, plan, note=note)
+
+
+def _batched_failure(checker: Checker, bits: tuple[int, ...], cls: str, note: str) -> Any:
+    """The outcome of the shortest repetition of a corpus case (:data:`BATCH_REPRO_LENGTHS`)
+    that shows element class *cls*, or None: the case fails only beside other cases."""
+    for length in BATCH_REPRO_LENGTHS:
+        call = _repeated_case(checker.plan, bits, length, f"{note}, repeated {length} times")
+        outcome = checker.run(call)
+        if not outcome.ok and any(f.cls == cls for f in findings_of(outcome)):
+            return outcome
+    return None
+
+
 def _case_call(plan: OperationPlan, chunk: Call, index: int) -> Call:
     tensors = [a for a in chunk.args if isinstance(a, Tensor)]
     bits = tuple(t.bits()[index] for t in tensors)
@@ -228,8 +253,13 @@ def _sub_chunk(chunk: Call, start: int, stop: int) -> Call:
                 note=note)  # fmt: skip
 
 
-def _execute_chunk(checker: Checker, chunk: Call) -> tuple[Any, tuple[str, ...], bool]:
-    """Run a corpus chunk on the backend: (result Tensor, IEEE warnings, inputs modified).
+#: (result Tensor, IEEE warnings, inputs modified, environment findings of the host)
+Executed = tuple[Any, tuple[str, ...], bool, tuple[str, ...]]
+
+
+def _execute_chunk(checker: Checker, chunk: Call) -> Executed:
+    """Run a corpus chunk on the backend: (result Tensor, IEEE warnings, inputs modified,
+    the environment findings its host observed around the call: none in-process).
 
     Exceptions (the backend's, or CallTimeout) propagate.
     """
@@ -260,10 +290,10 @@ def _execute_chunk(checker: Checker, chunk: Call) -> tuple[Any, tuple[str, ...],
     modified = any(
         b is not None and input_snapshot(backend, n) != b for n, b in zip(natives, before)
     )
-    return actual, ieee_warnings(caught), modified
+    return actual, ieee_warnings(caught), modified, ()
 
 
-def _execute_hosted_chunk(checker: Checker, chunk: Call) -> tuple[Any, tuple[str, ...], bool]:
+def _execute_hosted_chunk(checker: Checker, chunk: Call) -> Executed:
     """:func:`_execute_chunk` with the backend in its host: the backend's exception is
     re-raised here as rebuilt (:func:`conformance.host.wire.rebuild_exception`), a
     timeout as CallTimeout, a crash as :class:`conformance.host.client.HostCrashed`."""
@@ -282,7 +312,8 @@ def _execute_hosted_chunk(checker: Checker, chunk: Call) -> tuple[Any, tuple[str
             raise rebuild_exception(reply["raised"])
         raise TypeError(f"to_tensor returned {reply.get('not_tensor')}, not a Tensor")
     found = tuple(dict.fromkeys(reply.get("warnings", ())))
-    return decode_tensor(reply["result"]), found, bool(reply.get("modified"))
+    environment = tuple(reply.get("environment", ()))
+    return decode_tensor(reply["result"]), found, bool(reply.get("modified")), environment
 
 
 def _narrow(checker: Checker, chunk: Call, faulty: Callable[[Call], bool]) -> Call:
@@ -301,25 +332,54 @@ def _narrow(checker: Checker, chunk: Call, faulty: Callable[[Call], bool]) -> Ca
     return _case_call(checker.plan, chunk, start)
 
 
-def _hygiene_of_chunk(checker: Checker, chunk: Call, warned: bool, modified: bool) -> None:
-    """Record the warning / input-modified classes of a corpus chunk, judged on the
-    smallest sub-range that shows each."""
+def _hygiene_of_chunk(checker: Checker, chunk: Call, executed: Executed) -> None:
+    """Record the warning, input-modified and environment classes of a corpus chunk
+    (*executed*: what :func:`_execute_chunk` returned for it), each judged like a single
+    call on the smallest sub-range that shows it.  An environment finding the narrowed
+    call does not show again (one that depends on the calls before it) is recorded from
+    the chunk itself.  Environment classes already recorded for the plan are not
+    narrowed again (a backend that flushes subnormals shows it on every chunk)."""
+    actual, warned, modified, environment = executed
+    plan = checker.plan.describe()
+    environment = tuple(e for e in environment if (plan, e) not in checker.classes)
+    executed = (actual, warned, modified, environment)
 
-    def shows(kind: str) -> Callable[[Call], bool]:
+    def shows(position: int) -> Callable[[Call], bool]:
         def faulty(call: Call) -> bool:
             try:
-                _, found, changed = _execute_chunk(checker, call)
+                again = _execute_chunk(checker, call)
             except BaseException as error:  # judged like run_call judges it
                 if isinstance(error, KeyboardInterrupt) and is_real_interrupt(error):
                     raise
                 return False
-            return bool(found) if kind == "warning" else changed
+            return bool(again[position])
 
         return faulty
 
-    for kind, present in (("warning", warned), ("input modified", modified)):
+    for position, present in ((1, warned), (2, modified), (3, environment)):
         if present:
-            checker.judge(_narrow(checker, chunk, shows(kind)))
+            findings = checker.judge(_narrow(checker, chunk, shows(position)))
+            if position == 3:
+                _record_environment(checker, chunk, executed, findings)
+
+
+def _record_environment(checker: Checker, chunk: Call, executed: Executed,
+                        findings: list[Finding]) -> None:  # fmt: skip
+    """Record the environment classes of *chunk* that *findings* (of its narrowed call)
+    did not, with the chunk's own outcome as their example."""
+    actual, _, _, environment = executed
+    recorded = {f.cls for f in findings}
+    missing = tuple(e for e in environment if e not in recorded)
+    if not missing:
+        return
+    try:
+        expectation = expectation_of(chunk)
+    except Exception as error:
+        raise OracleError(chunk, error) from error
+    verdict = Verdict(False, f"{chunk.operation}: the call left {', '.join(missing)}")
+    outcome = Outcome(chunk, expectation, verdict, actual, problem=Problem.ENVIRONMENT,
+                      environment=missing)  # fmt: skip
+    checker.record_findings(outcome, host_findings(outcome))
 
 
 def _class_counts(checker: Checker) -> dict[Any, int]:
@@ -409,7 +469,8 @@ def check_corpus_plan(checker: Checker) -> None:
             start += size
             continue
         try:
-            actual, found, modified = _execute_chunk(checker, chunk)
+            executed = _execute_chunk(checker, chunk)
+            actual = executed[0]
             if not isinstance(actual, Tensor) or actual.shape != chunk.args[0].shape:
                 raise TypeError(f"not a result of the chunk's shape: {actual!r}"[:200])
             pieces.append(_to_array(actual))
@@ -426,8 +487,8 @@ def check_corpus_plan(checker: Checker) -> None:
                 _attribute_chunk(checker, counted, size)
             start += size
             continue
-        if found or modified:
-            _hygiene_of_chunk(checker, chunk, bool(found), modified)
+        if any(executed[1:]):
+            _hygiene_of_chunk(checker, chunk, executed)
         start += size
     actual_all = np.concatenate(pieces) if pieces else np.zeros(0, np.float32)
     nan_bits = corpus_module._default_nan_bits(plan.operation)
@@ -445,7 +506,10 @@ def check_corpus_plan(checker: Checker) -> None:
         bits = tuple(int(o[first : first + 1].view(np.uint32)[0]) for o in operands)
         call = _single_case(plan, bits, f"corpus level {level} case {first}")
         outcome = checker.run(call)
-        if outcome.ok:  # the backend fails only inside a batch: report the corpus case itself
+        if outcome.ok:  # alone it conforms: the case repeated takes the batch's path
+            outcome = _batched_failure(checker, bits, cls, call.note) or outcome
+            call = outcome.call
+        if outcome.ok:  # the backend fails only beside other cases: report the case itself
             report = failure_report(outcome, checker.label, checker.test)
             report.problem = "wrong value (only inside the corpus batch)"
             report.summary = f"corpus level {level} case {first} differs inside its batch"
@@ -457,7 +521,7 @@ def check_corpus_plan(checker: Checker) -> None:
             entry["example"] = report
         else:
             findings = [f for f in findings_of(outcome) if f.cls == cls] or findings_of(outcome)
-            checker.record_findings(outcome, findings)
+            checker.record_findings(outcome, findings + host_findings(outcome))
             entry = checker.classes.get((plan.describe(), findings[0].cls))
         if entry is not None:
             entry["count"] += len(indices) - 1
