@@ -57,6 +57,7 @@ def test_a_listed_raises_class_takes_the_feature_classes_the_report_folds(
     report = _report(tmp_path)
     assert [(c["class"], c["count"]) for c in report["deviation_classes"]] == printed
     assert report["deviation_classes"][0]["known"] == "this library has no exp2"
+    assert report["deviation_classes"][0]["raised"] == "NotImplementedError"
     assert report["stale_xfail"] == []
 
 

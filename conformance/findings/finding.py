@@ -353,6 +353,7 @@ class DeviationClass:
             "kind": self.kind,
             "count": self.count,
             "max_ulp": self.max_ulp,
+            "raised": self.raised,
             "selector": self.selector,
             "known": self.known,
             "example": self.example,
