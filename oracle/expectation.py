@@ -139,6 +139,15 @@ def _is_special(value: float) -> bool:
     return math.isnan(value) or math.isinf(value) or value == 0
 
 
+def _conformity(size: int, failing: int = 0) -> str:
+    """``1 element conforms``, ``3 elements conform``; with *failing*: ``1 of 3
+    elements does not conform``, ``2 of 3 elements do not conform``."""
+    elements = f"{size} element{'' if size == 1 else 's'}"
+    if not failing:
+        return f"{elements} conform{'s' if size == 1 else ''}"
+    return f"{failing} of {elements} {'does' if failing == 1 else 'do'} not conform"
+
+
 @dataclass(frozen=True)
 class Expectation:
     """What a conforming backend must produce for one call.
@@ -188,9 +197,9 @@ class Expectation:
         else:
             mismatches = self._check_values(actual, ulp_budget)
         if mismatches:
-            summary = f"{title}: {len(mismatches)} of {actual.size} elements do not conform"
-            return Verdict(False, summary, tuple(mismatches))
-        return Verdict(True, f"{title}: {actual.size} elements conform")
+            return Verdict(False, f"{title}: {_conformity(actual.size, len(mismatches))}",
+                           tuple(mismatches))  # fmt: skip
+        return Verdict(True, f"{title}: {_conformity(actual.size)}")
 
     def _check_bounds(self, actual: Tensor) -> list[Mismatch]:
         assert self.bounds is not None

@@ -161,3 +161,13 @@ def test_weak_scalars_are_materialised_once_as_the_plans_dtype():
         binary32.round_fraction(Fraction(1, 3))
     )
     assert expected("mul", f32(1.0), 10**400).result == f32(math.inf)
+
+
+def test_verdict_summaries_agree_in_number():
+    """``1 element conforms``, never ``1 elements conform`` (nor for one mismatch)."""
+    one, three = expected("neg", f32(1.0)), expected("neg", f32(1.0, 2.0, 3.0))
+    assert one.check(f32(-1.0)).summary.endswith(": 1 element conforms")
+    assert three.check(f32(-1.0, -2.0, -3.0)).summary.endswith(": 3 elements conform")
+    assert one.check(f32(1.0)).summary.endswith(": 1 of 1 element does not conform")
+    assert three.check(f32(-1.0, 2.0, -3.0)).summary.endswith(": 1 of 3 elements does not conform")
+    assert three.check(f32(1.0, 2.0, -3.0)).summary.endswith(": 2 of 3 elements do not conform")

@@ -392,7 +392,8 @@ def _known(deviations: list[Deviation], labels: list[str], entry: dict[str, Any]
     either backend), or None."""
     for deviation in deviations:
         for plan in entry["plans"]:
-            if any(deviation.covers(label, entry["operation"], plan, entry["class"])
+            if any(deviation.covers(label, entry["operation"], plan, entry["class"],
+                                    entry.get("raised"))
                    for label in labels):  # fmt: skip
                 return deviation.reason or deviation.selector
     return None

@@ -27,7 +27,7 @@ except ImportError:  # pragma: no cover - Python 3.10
         tomllib = None  # type: ignore[assignment]
 
 from conformance.findings.finding import class_spelling_problem
-from conformance.model.capabilities import parse_features
+from conformance.model.capabilities import FEATURES, parse_features
 from conformance.model.sanitize import terminal_text
 from oracle import registered_operations, resolvable_plans
 
@@ -63,12 +63,25 @@ class Deviation:
             and (self.backend is None or self.backend == label)
         )
 
-    def covers(self, label: str, operation: str, plan: str, cls: str) -> bool:
-        """Whether this entry covers the class *cls* of *plan* on backend *label*."""
+    def covers(
+        self, label: str, operation: str, plan: str, cls: str, raised: str | None = None
+    ) -> bool:
+        """Whether this entry covers the class *cls* of *plan* on backend *label*.
+
+        *raised*: the exception type an unexpected-exception class's calls raised.
+        An entry ``OP@raises-<type>`` covers every unexpected exception of that type,
+        whatever refused feature its class is named after (``OP@rank-0``): the report
+        folds such feature classes into ``raises-<type>``
+        (:func:`conformance.findings.finding.group`), so the class the report
+        prints covers all of its calls.
+        """
+        named = self.cls is None or cls == self.cls
+        if not named and raised is not None and cls in FEATURES:
+            named = self.cls == f"raises-{raised}"
         return (
             operation == self.operation
             and (self.plan is None or plan == self.plan)
-            and (self.cls is None or cls == self.cls)
+            and named
             and (self.backend is None or self.backend == label)
         )
 

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from conformance.findings.elements import element_class
 from conformance.findings.warning_element import WARNING_FLAGS, warned_element, warning_flag
 from conformance.model.calls import REPRO_PRELUDE, Call, Family
 from conformance.model.codec import (
@@ -35,8 +36,10 @@ from oracle.operations import BUILTIN_FACTS
 __all__ = [
     "PROBLEM_RULES",
     "FailureReport",
+    "class_mismatches",
     "failure_report",
     "format_outcome",
+    "mismatch_line",
     "oracle_error_report",
     "python_snippet",
     "semantics_of",
@@ -227,6 +230,11 @@ class FailureReport:
     actual: str = ""
     mismatches: list[dict[str, Any]] = field(default_factory=list)
     mismatch_count: int = 0
+    #: the first mismatching element of each element class of the call, in the order
+    #: the classes first occur, each a :attr:`mismatches` entry with its ``class``
+    #: (``wrong-value:nan``): the example of every class it is reported under shows
+    #: an element of that class, even beyond the first :data:`MAX_MISMATCHES`
+    class_mismatches: list[dict[str, Any]] = field(default_factory=list)
     rule: str = ""
     conformance: str = ""
     ulp: int | None = None
@@ -283,13 +291,11 @@ class FailureReport:
         if self.mismatches:
             shown = len(self.mismatches)
             lines.append(f"  mismatches ({self.mismatch_count}, first {shown}):")
-            for m in self.mismatches:
-                ulp = "" if m["ulp"] is None else f", {m['ulp']} ULP"
-                inputs = f" from ({m['inputs']})" if m.get("inputs") else ""
-                lines.append(
-                    f"    at {tuple(m['index'])}{inputs}: expected {m['expected']}, "
-                    f"got {m['actual']}{ulp}  [rule: {m['rule']}]"
-                )
+            lines.extend(f"    {mismatch_line(m)}" for m in self.mismatches)
+        further = self.further_class_mismatches()
+        if further:
+            lines.append(f"  the first mismatch of each class not among those ({len(further)}):")
+            lines.extend(f"    {m['class']}: {mismatch_line(m)}" for m in further)
         lines.append(f"  rule broken: {self.rule}")
         if self.semantics:
             lines.append(f"  semantics:  {self.semantics}")
@@ -299,6 +305,13 @@ class FailureReport:
         if self.python:
             lines.append(f"  python:     {self.python}")
         return "\n".join(lines)
+
+    def further_class_mismatches(self) -> list[dict[str, Any]]:
+        """The :attr:`class_mismatches` not among the listed :attr:`mismatches` (the
+        first :data:`MAX_MISMATCHES` in the same order, so a class with an element
+        listed has its first one listed): empty when the list shows every class."""
+        listed = {tuple(m["index"]) for m in self.mismatches}
+        return [m for m in self.class_mismatches if tuple(m["index"]) not in listed]
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -348,6 +361,27 @@ def _mismatch_dict(m: Any, call: Call | None = None) -> dict[str, Any]:
         "ulp": m.ulp,
         "rule": m.rule,
     }
+
+
+def mismatch_line(m: Mapping[str, Any]) -> str:
+    """One mismatching element as a report line: ``at (3,) from (INPUTS): expected E,
+    got A, N ULP  [rule: R]``."""
+    ulp = "" if m.get("ulp") is None else f", {m['ulp']} ULP"
+    inputs = f" from ({m['inputs']})" if m.get("inputs") else ""
+    return (
+        f"at {tuple(m['index'])}{inputs}: expected {m['expected']}, "
+        f"got {m['actual']}{ulp}  [rule: {m['rule']}]"
+    )
+
+
+def class_mismatches(mismatches: Sequence[Any], call: Call | None = None) -> list[dict[str, Any]]:
+    """The first of *mismatches* (a verdict's) of each element class, with its
+    ``class`` (``wrong-value:<element>``, :func:`~conformance.findings.elements.element_class`),
+    in the order the classes first occur."""
+    first: dict[str, Any] = {}
+    for m in mismatches:
+        first.setdefault(f"wrong-value:{element_class(m.expected, m.actual, m.ulp)}", m)
+    return [{"class": cls, **_mismatch_dict(m, call)} for cls, m in first.items()]
 
 
 def _warnings_of(outcome: Any) -> list[str]:
@@ -429,6 +463,7 @@ def failure_report(outcome: Any, backend: str, test: str = "") -> FailureReport:
         actual=terminal_text(_show_actual(outcome)),
         mismatches=[_mismatch_dict(m, call) for m in mismatches[:MAX_MISMATCHES]],
         mismatch_count=len(mismatches),
+        class_mismatches=class_mismatches(mismatches, call),
         rule=rule,
         conformance=expectation.conformance.value if expectation.conformance else "",
         ulp=max(ulps) if ulps else None,

@@ -41,24 +41,27 @@ Class spellings (the part after ``@`` in ``operation[/plan]@class``):
 ``input-modified``
     the call changed the bits of one of its inputs;
 ``hang``, ``crash``
-    the call ran past the timeout, or killed its process.
+    the call ran past the timeout, or killed its process;
+``fp-environment:<what>``, ``numpy-state:<what>``, ``result-...``
+    what the backend host observed around the call
+    (:mod:`conformance.findings.host_classes`).
 """
 
 from __future__ import annotations
 
 import difflib
-import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from conformance.classes.boundary import Boundary
+from conformance.findings.elements import WRONG_VALUE_ELEMENTS, element_class
 from conformance.findings.failure import PROBLEM_RULES
+from conformance.findings.host_classes import HOST_CLASSES, HOST_PARTS
 from conformance.findings.warning_element import WARNING_FLAGS, warning_flag
 from conformance.generate.families import classes_hit
 from conformance.model.capabilities import FEATURES, features_of, first_feature
-from oracle import binary32
 
 __all__ = [
     "KINDS",
@@ -88,8 +91,6 @@ KINDS = (
     "aliasing",
 )
 
-_MIN_NORMAL = binary32.MIN_NORMAL
-
 
 @dataclass
 class Finding:
@@ -104,6 +105,9 @@ class Finding:
     #: the capability features the call needs (an unexpected exception's: it is classed
     #: under a refused one when the check is over, :mod:`conformance.findings.refusals`)
     features: frozenset[str] = frozenset()
+    #: the exception type the backend raised (an unexpected exception's): a known
+    #: ``raises-<type>`` deviation covers the call whatever feature it is named after
+    raised: str | None = None
 
     def key(self) -> tuple[str, str, str]:
         return (self.operation, self.plan, self.cls)
@@ -113,47 +117,6 @@ class Finding:
 # Classifying one call
 # ---------------------------------------------------------------------------
 
-
-def _is_float(value: Any) -> bool:
-    return isinstance(value, float)
-
-
-def element_class(expected: Any, actual: Any, ulp: int | None) -> str:
-    """The sort of one mismatching element (``signed-zero``, ``1-ulp`` ...)."""
-    if isinstance(expected, str):  # an acceptance interval, printed
-        if _is_float(actual) and math.isnan(actual):
-            return "spurious-nan"
-        return "outside-interval"
-    if isinstance(expected, bool) or isinstance(actual, bool):
-        return "bool"
-    if not (_is_float(expected) and _is_float(actual)):
-        return "integer"
-    if math.isnan(expected):
-        return "nan-bits" if math.isnan(actual) else "nan"
-    if math.isnan(actual):
-        return "spurious-nan"
-    if expected == 0 and actual == 0:
-        return "signed-zero"
-    if math.isinf(expected):
-        return "infinity"
-    if math.isinf(actual):
-        return "overflow"
-    if expected == 0:
-        return "zero"
-    if abs(expected) < _MIN_NORMAL:
-        return "subnormal"
-    if math.copysign(1.0, expected) != math.copysign(1.0, actual):
-        return "sign"
-    return "1-ulp" if ulp == 1 else "many-ulps"
-
-
-#: the element sorts of ``wrong-value:<element>``: :func:`element_class`'s and the
-#: result-form ones
-WRONG_VALUE_ELEMENTS = (
-    "nan", "nan-bits", "spurious-nan", "signed-zero", "zero", "subnormal", "infinity",
-    "overflow", "sign", "1-ulp", "many-ulps", "outside-interval", "integer", "bool",
-    "shape-or-dtype", "type",
-)  # fmt: skip
 
 #: the classes with nothing after a colon (besides the capability features)
 PLAIN_CLASSES = ("input-modified", "hang", "crash", "allocation-before-error")
@@ -183,8 +146,9 @@ def class_spelling_problem(cls: str) -> str | None:
     ``warning:`` an IEEE flag (:data:`WARNING_FLAGS`) or a warning category's
     name, ``missing-exception:``/``wrong-exception:`` an error class
     (:func:`error_boundaries`), an exception type's name or ``error``,
-    ``raises-`` an exception type's name; else one of :data:`PLAIN_CLASSES` or a
-    capability feature.
+    ``raises-`` an exception type's name, ``fp-environment:`` and ``numpy-state:``
+    what the backend host names (:data:`~conformance.findings.host_classes.HOST_PARTS`);
+    else one of :data:`PLAIN_CLASSES`, a host class or a capability feature.
     """
     head, colon, part = cls.partition(":")
     if colon:
@@ -194,6 +158,8 @@ def class_spelling_problem(cls: str) -> str | None:
             valid, types = WARNING_FLAGS, True
         elif head in ("missing-exception", "wrong-exception"):
             valid, types = (*error_boundaries(), "error"), True
+        elif head in HOST_PARTS:
+            valid, types = HOST_PARTS[head], False
         else:
             return _nearest(cls, _all_spellings(), "a deviation class")
         if part in valid or (types and _TYPE_NAME.fullmatch(part)):
@@ -210,7 +176,7 @@ def class_spelling_problem(cls: str) -> str | None:
         if _TYPE_NAME.fullmatch(cls[len("raises-") :]):
             return None
         return f"{cls!r}: raises- takes an exception type's name (raises-ValueError)"
-    if cls in PLAIN_CLASSES or cls in FEATURES:
+    if cls in PLAIN_CLASSES or cls in FEATURES or cls in HOST_CLASSES:
         return None
     return _nearest(cls, _all_spellings(), "a deviation class")
 
@@ -221,6 +187,7 @@ def _all_spellings() -> list[str]:
         *(f"warning:{f}" for f in WARNING_FLAGS),
         *(f"{k}:{b}" for k in ("missing-exception", "wrong-exception") for b in error_boundaries()),
         *PLAIN_CLASSES,
+        *HOST_CLASSES,
         *FEATURES,
     ]
 
@@ -231,7 +198,9 @@ def _nearest(word: str, valid: Iterable[str], what: str) -> str:
     return (
         f"{word!r} is not {what}{hint}; spell it as the report prints it: "
         "wrong-value:ELEMENT, warning:FLAG, missing-exception:ERROR, wrong-exception:ERROR, "
-        "raises-EXCEPTION, " + ", ".join(PLAIN_CLASSES) + " or a capability feature"
+        "raises-EXCEPTION, fp-environment:WHAT, numpy-state:WHAT, "
+        + ", ".join((*PLAIN_CLASSES, *(c for c in HOST_CLASSES if ":" not in c)))
+        + " or a capability feature"
     )
 
 
@@ -264,7 +233,7 @@ def _exception_findings(outcome: Any, plan: str, rule: str) -> list[Finding]:
     if outcome.problem == "unexpected exception":  # named at the end of the check
         cls = f"raises-{type(raised).__name__}"  # (conformance.findings.refusals)
         return [Finding(operation, plan, "unexpected exception", cls, rule,
-                        features=features_of(call))]  # fmt: skip
+                        features=features_of(call), raised=type(raised).__name__)]  # fmt: skip
     if outcome.problem == "allocation before error":
         return [Finding(operation, plan, "wrong exception", "allocation-before-error", rule)]
     boundary = _boundary(call, outcome.expectation)
@@ -384,6 +353,7 @@ class DeviationClass:
             "kind": self.kind,
             "count": self.count,
             "max_ulp": self.max_ulp,
+            "raised": self.raised,
             "selector": self.selector,
             "known": self.known,
             "example": self.example,
@@ -450,7 +420,7 @@ def group(
 
     With *evidence* (per operation, :data:`Evidence`) unexpected-exception classes are
     named in the light of every check (:func:`_renamed`); *known* (``(backend,
-    operation, plan, class) -> reason | None``) then re-decides a renamed record's
+    operation, plan, class, raised) -> reason | None``) then re-decides a renamed record's
     known deviation.
     """
     classes: dict[tuple[str, str, str, bool], DeviationClass] = {}
@@ -462,7 +432,7 @@ def group(
             cls = _renamed(record, evidence)
             if cls != record["class"]:
                 where = (record["backend"], record["operation"], record["plan"], cls)
-                reason = known(*where) if known is not None else None
+                reason = known(*where, record.get("raised")) if known is not None else None
                 record = {**record, "class": cls, "known": reason}
         known_reason = record.get("known")
         key = (record["backend"], record["operation"], record["class"], known_reason is None)

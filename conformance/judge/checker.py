@@ -20,6 +20,7 @@ from typing import Any
 from conformance.classes.result import result_classes_hit
 from conformance.findings.failure import FailureReport, failure_report, oracle_error_report
 from conformance.findings.finding import Finding, findings_of
+from conformance.findings.host_classes import HOST_RULES
 from conformance.findings.refusals import refusal_class, refusal_evidence
 from conformance.generate.families import classes_hit
 from conformance.judge.profiles import PROFILES, Profile
@@ -70,17 +71,6 @@ class OracleFailed(Exception):
         more = f"\n(and {len(reports) - 1} more oracle errors)" if len(reports) > 1 else ""
         super().__init__(reports[0].text() + more)
         self.reports = reports
-
-
-#: the rule each finding class the backend host observes breaks
-HOST_RULES = {
-    "fp-environment": "a backend leaves the floating-point environment as it found it "
-    "(round to nearest, gradual underflow)",
-    "numpy-state": "a backend leaves numpy's error state and functions as it found them",
-    "result-changed-after-return": "a result never changes after the call returned it",
-    "result-aliases-input": "a result shares no memory with the call's inputs",
-    "result-aliases-earlier-result": "a result shares no memory with an earlier result",
-}
 
 
 def host_findings(outcome: Outcome) -> list[Finding]:
@@ -405,7 +395,8 @@ class Checker:
                 **entry, "class": target, "count": 0, "size": sub["size"] + 1, "example": None,
                 "call": None, "by_features": {},
             }  # fmt: skip
-            finding = Finding(entry["operation"], plan, entry["kind"], target, entry["rule"])
+            finding = Finding(entry["operation"], plan, entry["kind"], target, entry["rule"],
+                              raised=entry["raised"])  # fmt: skip
             into["known"] = self.known(finding) if self.known is not None else None
         into["count"] += count
         if sub["example"] is not None and sub["size"] < into["size"]:

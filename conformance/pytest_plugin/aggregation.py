@@ -33,10 +33,13 @@ class Aggregation:
     """What the controller makes of every finished item's record (a mixin of
     :class:`~conformance.pytest_plugin.state.PlancheckState`)."""
 
-    def known_reason(self, label: str, operation: str, plan: str, cls: str) -> str | None:
-        """The reason of the first known deviation covering a class, or None."""
+    def known_reason(
+        self, label: str, operation: str, plan: str, cls: str, raised: str | None = None
+    ) -> str | None:
+        """The reason of the first known deviation covering a class (whose calls raised
+        *raised*, an unexpected exception's), or None."""
         for deviation in self.deviations:
-            if deviation.covers(label, operation, plan, cls):
+            if deviation.covers(label, operation, plan, cls, raised):
                 return deviation.reason or deviation.selector
         return None
 
@@ -74,10 +77,10 @@ class Aggregation:
                 self.errors.append(f"{report.nodeid}: {report.when} failed")
             else:
                 return
-        if record.get("status") == "crash":
-            outcome = "crashed"
-        elif hasattr(report, "wasxfail"):
+        if hasattr(report, "wasxfail"):  # every class known: a crash or hang too
             outcome = "xfailed"
+        elif record.get("status") == "crash":
+            outcome = "crashed"
         elif record.get("status") == "error":
             outcome = "error"
         else:
@@ -89,7 +92,8 @@ class Aggregation:
         failures = record.get("failures", [])
         for entry in record.get("classes", []):
             entry = dict(entry, known=self.known_reason(
-                entry["backend"], entry["operation"], entry["plan"], entry["class"]))  # fmt: skip
+                entry["backend"], entry["operation"], entry["plan"], entry["class"],
+                entry.get("raised")))  # fmt: skip
             self.class_records.append(entry)
         if "refused_features" in record:
             refused, supported = self.refusal_evidence.setdefault(
@@ -219,7 +223,9 @@ class Aggregation:
         for found in self.deviation_classes():
             for plan in found.plans:
                 for deviation in self.deviations:
-                    if deviation.covers(found.backend, found.operation, plan, found.cls):
+                    if deviation.covers(
+                        found.backend, found.operation, plan, found.cls, found.raised
+                    ):
                         covered.add(deviation)
                         break
         return covered

@@ -221,7 +221,7 @@ class PlancheckState(Parametrization, Aggregation, CoverageCheck, Reporting, Fau
         checker.deviation = self.deviation_for(case.label, case.plan)
         checker.unsupported = self.unsupported_by(case.label)
         checker.known = lambda finding, label=case.label: self.known_reason(
-            label, finding.operation, finding.plan, finding.cls
+            label, finding.operation, finding.plan, finding.cls, finding.raised
         )
         checker.cache_dir = self._cache_dir()
         node.stash[CHECKER] = checker

@@ -327,6 +327,39 @@ def _warnings(example: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def _further_class_mismatches(
+    example: Mapping[str, Any], listed: Sequence[Mapping[str, Any]]
+) -> list[Mapping[str, Any]]:
+    """The example's ``class_mismatches`` whose element is not in *listed* (the first
+    mismatches, in the same order: every class with an element there has its first)."""
+    shown = {tuple(_sequence(m.get("index"))) for m in listed}
+    return [
+        m for m in _sequence(example.get("class_mismatches"))
+        if isinstance(m, Mapping) and tuple(_sequence(m.get("index"))) not in shown
+    ]  # fmt: skip
+
+
+def _mismatch_table(mismatches: Sequence[Mapping[str, Any]], classes: bool = False) -> list[str]:
+    """Mismatching elements as a table: index, inputs, expected, actual, ULP, rule (and
+    the element's class first, with *classes*)."""
+    head = "<th>class</th>" if classes else ""
+    lines = [
+        f'<div class="scroll"><table class="mismatches"><tr>{head}<th>index</th>'
+        "<th>from inputs</th><th>expected</th><th>actual</th><th>ULP</th><th>rule</th></tr>"
+    ]
+    for m in mismatches:
+        index = ", ".join(map(str, _sequence(m.get("index"))))
+        cls = f"<td><code>{_t(m.get('class'))}</code></td>" if classes else ""
+        lines.append(
+            f"<tr>{cls}<td><code>({_t(index)})</code></td><td><code>{_t(m.get('inputs', ''))}"
+            f"</code></td><td><code>{_t(m.get('expected'))}</code></td>"
+            f"<td><code>{_t(m.get('actual'))}</code></td>"
+            f'<td class="num">{_count(m.get("ulp"))}</td><td>{_t(m.get("rule"))}</td></tr>'
+        )
+    lines.append("</table></div>")
+    return lines
+
+
 def _example(example: Mapping[str, Any]) -> list[str]:
     """The fields of one failure report, bit patterns and commands included."""
     facts: list[tuple[str, str]] = []
@@ -349,20 +382,17 @@ def _example(example: Mapping[str, Any]) -> list[str]:
     mismatches = [m for m in _sequence(example.get("mismatches")) if isinstance(m, Mapping)]
     if mismatches:
         total = example.get("mismatch_count", len(mismatches))
-        lines += [
-            f"<p>mismatching elements: {_count(total)} (first {len(mismatches)} shown)</p>",
-            '<div class="scroll"><table class="mismatches"><tr><th>index</th><th>from inputs</th>'
-            "<th>expected</th><th>actual</th><th>ULP</th><th>rule</th></tr>",
-        ]
-        for m in mismatches:
-            index = ", ".join(map(str, _sequence(m.get("index"))))
-            lines.append(
-                f"<tr><td><code>({_t(index)})</code></td><td><code>{_t(m.get('inputs', ''))}"
-                f"</code></td><td><code>{_t(m.get('expected'))}</code></td>"
-                f"<td><code>{_t(m.get('actual'))}</code></td>"
-                f'<td class="num">{_count(m.get("ulp"))}</td><td>{_t(m.get("rule"))}</td></tr>'
-            )
-        lines.append("</table></div>")
+        lines.append(
+            f"<p>mismatching elements: {_count(total)} (first {len(mismatches)} shown)</p>"
+        )
+        lines += _mismatch_table(mismatches)
+    further = _further_class_mismatches(example, mismatches)
+    if further:
+        lines.append(
+            f"<p>the first mismatching element of each class not among those: "
+            f"{_count(len(further))}</p>"
+        )
+        lines += _mismatch_table(further, classes=True)
     lines += _warnings(example)
     if example.get("repro"):
         lines += [

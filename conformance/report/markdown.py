@@ -67,8 +67,9 @@ def class_lines(classes: Sequence[Mapping[str, Any]]) -> list[str]:
 
 def classes_table_markdown(classes: Sequence[Mapping[str, Any]]) -> str:
     """The deviation classes as a Markdown table: one row per class, with its kind,
-    count, plans, its example's input/expected/actual and the class's largest ULP
-    distance seen."""
+    count, plans, its example's input/expected/actual (of a wrong value: the first
+    element of the class itself, ``class_mismatches``, else the first mismatch) and
+    the class's largest ULP distance seen."""
     rows = [
         "| class | kind | calls | plans | example: expected -> actual | max ULP |",
         "| --- | --- | ---: | ---: | --- | ---: |",
@@ -76,8 +77,9 @@ def classes_table_markdown(classes: Sequence[Mapping[str, Any]]) -> str:
     for c in classes:
         example = c.get("example") or {}
         mismatches = example.get("mismatches") or []
-        if mismatches:
-            m = mismatches[0]
+        own = [m for m in example.get("class_mismatches") or [] if m.get("class") == c["class"]]
+        if own or mismatches:
+            m = (own or mismatches)[0]  # the class's own first element, when the report has it
             shown = f"{m['expected']} -> {m['actual']}"
             if m.get("inputs"):
                 shown = f"({m['inputs']}): {shown}"
