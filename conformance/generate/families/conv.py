@@ -26,6 +26,7 @@ from conformance.classes.boundary import (
 from conformance.generate.families.measures import Invalid as _Invalid
 from conformance.generate.families.measures import (
     _sum_classes,
+    accumulation_classes,
 )
 from conformance.generate.families.shapes import add_length
 from conformance.generate.order_values import cancelling_terms, sum_witness
@@ -104,6 +105,7 @@ def _conv(call: Call, facts: PlanFacts, operands, parameters, hits) -> None:
                                 x = lhs.values[lhs_array[(n, channel, *coordinate)]]
                             terms.append(float(np.float32(np.float32(x) * np.float32(weight))))
                     _sum_classes(terms, hits)
+                    accumulation_classes(facts.plan, terms, hits)
 
 
 FAMILIES = frozenset({Family.CONV})

@@ -27,6 +27,7 @@ from conformance.classes.boundary import (
 from conformance.generate.families.measures import Invalid as _Invalid
 from conformance.generate.families.measures import (
     _sum_classes,
+    accumulation_classes,
 )
 from conformance.generate.families.reduction import _axis_ok
 from conformance.generate.families.shapes import add_length
@@ -96,6 +97,7 @@ def _indexed(call: Call, facts: PlanFacts, operands, parameters, hits) -> None:
         targets.setdefault(target, [data.values[target]]).append(update)
     for terms in targets.values():
         _sum_classes(terms, hits)
+        accumulation_classes(facts.plan, terms, hits)
         add_length(len(terms) - 1, hits, SCATTER_UPDATE_COUNTS)
 
 

@@ -25,12 +25,14 @@ from conformance.classes.boundary import (
     PlanFacts,
     plan_facts,
 )
+from conformance.generate.accumulator_witnesses import witness as accumulator_witness
 from conformance.generate.families.measures import Invalid as _Invalid
 from conformance.generate.families.measures import (
     _extremum_classes,
     _order_classes,
     _product_classes,
     _sum_classes,
+    accumulation_classes,
 )
 from conformance.generate.families.shapes import (
     add_axes,
@@ -59,7 +61,7 @@ from conformance.generate.primitives import (
     _tensor_of,
 )
 from conformance.model.calls import Call, Family, ParameterKind
-from oracle import Accumulation, OperationPlan, Tensor, binary32
+from oracle import Accumulation, DType, OperationPlan, Tensor, binary32
 
 
 def _axis_ok(axis: Any, ndim: int) -> bool:
@@ -158,12 +160,13 @@ def _reduction(call: Call, facts: PlanFacts, operands, parameters, hits) -> None
         for g in groups:
             _order_classes(g, descending, k, hits)
         return
-    if accumulation is Accumulation.SEQUENTIAL_BINARY32_PRODUCT:
-        for g in groups:
-            _product_classes(g, hits)
-        return
+    off_last_axis = x.ndim >= 2 and x.ndim - 1 not in axes
     for g in groups:
-        _sum_classes(g, hits)
+        if accumulation is Accumulation.SEQUENTIAL_BINARY32_PRODUCT:
+            _product_classes(g, hits)
+        else:
+            _sum_classes(g, hits)
+        accumulation_classes(facts.plan, g, hits, off_last_axis=off_last_axis)
 
 
 FAMILIES = frozenset({Family.REDUCE, Family.ARG, Family.SCAN, Family.SORT, Family.TOPK})
@@ -423,12 +426,25 @@ def _extremum_call(plan: OperationPlan, facts: PlanFacts, row: list[float], note
 
 def _order_witness(plan: OperationPlan, n: int) -> tuple[float, ...] | None:
     """For a sequential accumulation, *n* terms whose sequential result differs
-    from every other plausible order (:mod:`conformance.generate.order_values`)."""
+    from every other plausible order (:mod:`conformance.generate.order_values`);
+    for a FLOATING sum with a Float64 accumulator, *n* terms on which every way of
+    not honouring it is rejected (:mod:`conformance.generate.accumulator_witnesses`;
+    None below 3 terms)."""
     if plan.accumulation is Accumulation.SEQUENTIAL_BINARY32:
         return sum_witness(n)
     if plan.accumulation is Accumulation.SEQUENTIAL_BINARY32_PRODUCT:
         return product_witness(n)
+    if plan.accumulator_dtype is DType.Float64:
+        return accumulator_witness(n)
     return None
+
+
+def _off_last_axis(plan: OperationPlan, witness: Sequence[float], note: str) -> Call:
+    """*witness* down both columns of an n x 2 input, reduced over axis 0 (a strided
+    reduction, off the last axis)."""
+    n = len(witness)
+    x = _tensor_of(F32, [v for v in witness for _ in range(2)], (n, 2))
+    return _make(plan, [x], {"axis": 0, "keepdims": False}, note=note)
 
 
 def shape_examples(plan: OperationPlan, facts: PlanFacts) -> list[Call]:
@@ -461,7 +477,11 @@ def shape_examples(plan: OperationPlan, facts: PlanFacts) -> list[Call]:
         parameters: dict[str, Any] = {"axis": 0}
         if family is Family.REDUCE:
             parameters["keepdims"] = False
-        out.append(_make(plan, [x], parameters, note=f"an order witness of {n} terms"))
+        kind = "a Float64-accumulator" if plan.accumulator_dtype is DType.Float64 else "an order"
+        out.append(_make(plan, [x], parameters, note=f"{kind} witness of {n} terms"))
+        if plan.accumulator_dtype is DType.Float64:
+            note = f"{kind} witness of {n} terms off the last axis"
+            out.append(_off_last_axis(plan, witness, note))
     for rank in range(1, MAX_RANK + 1):
         shape = _RANK_SHAPE[:rank]
         for axis in range(-rank, rank):
