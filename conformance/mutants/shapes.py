@@ -4,10 +4,12 @@ Kernels switch algorithm by size, rank and layout -- SIMD lanes with a tail
 loop, blocked and pairwise combination, parallel splits, gemm tiles, heap
 top-k, quicksort above 16 elements, a strided path off the last axis -- and
 each fault here is the CPU kernel with one such switch gone wrong.  Every
-fault is dormant below its threshold, so only the shape classes
-(docs/shape-classes.md) and the order witnesses
-(:mod:`conformance.generate.order_values`) reach it; a few need boundary pairs
-(Int32 MIN + MIN, a weak float against an ordinary base).
+fault is dormant below its threshold (a Float64 sum narrowed through fewer bits:
+away from a binary32 midpoint), so only the shape classes
+(docs/shape-classes.md), the order witnesses
+(:mod:`conformance.generate.order_values`) and the Float64-accumulator witnesses
+(:mod:`conformance.generate.accumulator_witnesses`) reach it; a few need
+boundary pairs (Int32 MIN + MIN, a weak float against an ordinary base).
 
 :data:`FAULTS` is the table (name, operation, fault, kernel), in the order of
 ``docs/mutants.md``; the catalogue (:mod:`conformance.mutants.catalogue`)
