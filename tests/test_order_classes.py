@@ -206,3 +206,32 @@ def test_coverage_counts_order_pairs_and_a_missed_one_is_a_gap():
     assert "(plan, order class)" in matrix.to_markdown()
     page = "".join(html_charts._coverage(line))
     assert f"{line['order_pairs_hit']} of {len(ACCUMULATOR)} (plan, order class) pairs" in page
+
+
+# -- the family hooks the result examples use ------------------------------------------
+
+
+def test_pass_through_hooks_return_the_values_themselves():
+    """result_examples asks each family for a call whose results are given values
+    (``pass_through``) instead of switching on the family."""
+    from conformance.classes.boundary import plan_facts
+    from conformance.generate.families import module_of
+    from conformance.model.calls import Family
+    from oracle import expected
+
+    values = (1.5, 0.25, binary32.MAX_FINITE, -2.0)  # (a sum turns -0 into +0)
+    for plan in PLANS:
+        family = plan_facts(plan).family
+        call = module_of(family).pass_through(plan, values, "p")
+        float_result = plan.output is F32 and any(o.dtype is F32 for o in plan.operands)
+        if family in (Family.ELEMENTWISE, Family.ARG) or not float_result:
+            assert call is None or not float_result, plan.describe()
+            continue
+        assert call is not None and call.plan == plan and call.resolve() == plan, plan.describe()
+        expectation = expected(call.operation, *call.args, **call.kwargs())
+        if expectation.result is not None:
+            got = expectation.result.values
+        else:  # a FLOATING sum of one term: one accepted value
+            got = tuple(interval.lo for interval in expectation.bounds)
+        got_bits = {binary32.to_bits(v) for v in got}
+        assert {binary32.to_bits(v) for v in values} <= got_bits, plan.describe()

@@ -14,6 +14,10 @@ Each module serves the :class:`~conformance.model.calls.Family` members in its
     a call in which *group* is one reduction group, sorted row, product
     sequence or scatter target (None where the family has no group or the
     values do not fit); *options* holds ``k``, ``largest``, ``descending``;
+``pass_through(plan, values, note)``
+    a call of *plan* whose results are the Float32 *values* themselves (the
+    result-class examples, :mod:`conformance.generate.result_examples`), or None
+    where the family cannot pass values through;
 ``shape_examples(plan, facts)``
     deterministic calls that hit the plan's shape classes (lengths, ranks,
     axes, layouts, lanes: docs/shape-classes.md) with order-sensitive values
@@ -78,6 +82,10 @@ class FamilyModule(Protocol):
 
     def embed_group(
         self, plan: OperationPlan, group: list[Any], note: str, options: dict
+    ) -> Call | None: ...
+
+    def pass_through(
+        self, plan: OperationPlan, values: Sequence[float], note: str
     ) -> Call | None: ...
 
     def shape_examples(self, plan: OperationPlan, facts: PlanFacts) -> list[Call]: ...

@@ -261,3 +261,10 @@ def embed_group(plan: OperationPlan, group: list[Any], note: str, options: dict)
     lhs = _tensor_of(F32, group, (1, 1, n))
     rhs = _tensor_of(F32, [1.0] * n, (1, 1, n))
     return _make(plan, [lhs, rhs], dict(_CONV_1D_PLAIN), note=note)
+
+
+def pass_through(plan: OperationPlan, values: Sequence[float], note: str) -> Call | None:
+    """A 1-d convolution of the Float32 *values* with a window of one weight 1."""
+    lhs = _tensor_of(F32, values, (1, 1, len(values)))
+    rhs = _tensor_of(F32, [1.0], (1, 1, 1))
+    return _make(plan, [lhs, rhs], dict(_CONV_1D_PLAIN), note=note)

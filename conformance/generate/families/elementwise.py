@@ -294,3 +294,8 @@ def shape_examples(plan: OperationPlan, facts: PlanFacts) -> list[Call]:
 def embed_group(plan: OperationPlan, group: list[Any], note: str, options: dict) -> Call | None:
     """Elementwise operations have no group: None."""
     return None
+
+
+def pass_through(plan: OperationPlan, values: Sequence[float], note: str) -> Call | None:
+    """None: an elementwise plan's result classes come from the palette search."""
+    return None

@@ -278,3 +278,15 @@ def embed_group(plan: OperationPlan, group: list[Any], note: str, options: dict)
     if family is Family.SCATTER:
         operands.append(_tensor_of(F32, group[::-1]))
     return _make(plan, operands, {"axis": 0}, note=note)
+
+
+def pass_through(plan: OperationPlan, values: Sequence[float], note: str) -> Call | None:
+    """Gather of the Float32 *values* at every index; scatter of one update (the
+    first value again) onto them; scatter_add of -0 onto them."""
+    family = plan_facts(plan).family
+    data = _tensor_of(F32, values)
+    if family is Family.GATHER:
+        return _make(plan, [data, _tensor_of(I32, range(len(values)))], {"axis": 0}, note=note)
+    update = values[0] if family is Family.SCATTER else -0.0
+    operands = [data, _tensor_of(I32, [0]), _tensor_of(F32, [update])]
+    return _make(plan, operands, {"axis": 0}, note=note)

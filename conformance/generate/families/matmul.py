@@ -196,3 +196,18 @@ def embed_group(plan: OperationPlan, group: list[Any], note: str, options: dict)
             terms = _tensor_of(dtype, group, (1, n) if side == 0 else (n, 1))
             return _make(plan, [terms, ones] if side == 0 else [ones, terms], note=note)
     return None
+
+
+def pass_through(plan: OperationPlan, values: Sequence[float], note: str) -> Call | None:
+    """An n x 1 by 1 x 1 product of the Float32 *values* and a one (a 1 x 1 by 1 x n
+    one when the left operand is not Float32)."""
+    n = len(values)
+    dtypes = [_operand_dtype(plan, i) for i in (0, 1)]
+    if F32 not in dtypes:
+        return None
+    side = dtypes.index(F32)
+    other = dtypes[1 - side]
+    one = _tensor_of(other, [_neutral(other)], (1, 1))
+    if side == 0:
+        return _make(plan, [_tensor_of(F32, values, (n, 1)), one], note=note)
+    return _make(plan, [one, _tensor_of(F32, values, (1, n))], note=note)

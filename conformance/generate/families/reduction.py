@@ -521,3 +521,23 @@ def embed_group(plan: OperationPlan, group: list[Any], note: str, options: dict)
         k = len(group) if options["k"] is None else options["k"]
         parameters = {"k": k, "axis": 0, "largest": options["largest"]}
     return _make(plan, [x], parameters, note=note)
+
+
+def pass_through(plan: OperationPlan, values: Sequence[float], note: str) -> Call | None:
+    """A call whose results are the Float32 *values*: reduce and scan over the
+    length-1 axis of a column, sort of the row, top-k of all of it (None for arg,
+    whose results are indices, or a non-Float32 operand)."""
+    family = plan_facts(plan).family
+    if _operand_dtype(plan, 0) is not F32 or family is Family.ARG:
+        return None
+    n = len(values)
+    if family in (Family.REDUCE, Family.SCAN):
+        parameters: dict[str, Any] = {"axis": 1}
+        if family is Family.REDUCE:
+            parameters["keepdims"] = False
+        return _make(plan, [_tensor_of(F32, values, (n, 1))], parameters, note=note)
+    if family is Family.SORT:
+        parameters = {"axis": -1, "descending": False}
+    else:
+        parameters = {"k": n, "axis": -1, "largest": True}
+    return _make(plan, [_tensor_of(F32, values)], parameters, note=note)
