@@ -27,10 +27,14 @@ Each module serves the :class:`~conformance.model.calls.Family` members in its
     hits to *hits*; raise :class:`~conformance.generate.families.measures.Invalid`
     after recording the error class of a structure the reference refuses.
 
+``validation_rules(plan)``
+    the family's validation rules as faulty calls, (rule name, operands,
+    parameters) triples built from :mod:`conformance.generate.rule_operands`;
+    :mod:`conformance.generate.validation` makes one call of each, its
+    ``raises`` decided by the oracle.
+
 The result classes a call's expected value hits are measured per group of
-classes, not per family (:mod:`conformance.classes.result`), and the one
-call per validation rule is :mod:`conformance.generate.validation` (its table is per
-family too).
+classes, not per family (:mod:`conformance.classes.result`).
 
 The cut: :mod:`.elementwise`; :mod:`.reduction` (reduce, arg, scan, sort,
 topk: one axis of one tensor); :mod:`.matmul`; :mod:`.conv`; :mod:`.indexed`
@@ -44,7 +48,7 @@ applicability.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from types import ModuleType
 from typing import Any, Protocol
 
@@ -89,6 +93,8 @@ class FamilyModule(Protocol):
     ) -> Call | None: ...
 
     def shape_examples(self, plan: OperationPlan, facts: PlanFacts) -> list[Call]: ...
+
+    def validation_rules(self, plan: OperationPlan) -> Iterator[Any]: ...
 
     def measure(
         self, call: Call, facts: PlanFacts, operands: Sequence[Any], parameters: dict, hits: set

@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -35,6 +35,7 @@ from conformance.generate.primitives import (
     _tensor,
     _tensor_of,
 )
+from conformance.generate.rule_operands import Fault, plan_operands
 from conformance.model.calls import Call, Family
 from oracle import Arithmetic, DType, OperationPlan, Tensor, binary32
 from oracle.dtypes import INT32_MAX, INT32_MIN
@@ -211,3 +212,13 @@ def pass_through(plan: OperationPlan, values: Sequence[float], note: str) -> Cal
     if side == 0:
         return _make(plan, [_tensor_of(F32, values, (n, 1)), one], note=note)
     return _make(plan, [one, _tensor_of(F32, values, (1, n))], note=note)
+
+
+# -- validation rules: one faulty call each (conformance.generate.validation) ---------
+
+
+def validation_rules(plan: OperationPlan) -> Iterator[Fault]:
+    """The faulty calls of matmul's validation rules: operand shapes that do not fit."""
+    yield "inner dimensions 3 and 4 differ", plan_operands(plan, {0: (2, 3), 1: (4, 2)}), {}
+    yield "a rank-1 left operand", plan_operands(plan, {0: (3,), 1: (3, 2)}), {}
+    yield "a rank-3 right operand", plan_operands(plan, {0: (2, 3), 1: (1, 3, 2)}), {}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -60,6 +60,7 @@ from conformance.generate.primitives import (
     _tensor,
     _tensor_of,
 )
+from conformance.generate.rule_operands import Fault, axis_faults, empty_group, plan_operands
 from conformance.model.calls import Call, Family, ParameterKind
 from oracle import Accumulation, DType, OperationPlan, Tensor, binary32
 
@@ -541,3 +542,55 @@ def pass_through(plan: OperationPlan, values: Sequence[float], note: str) -> Cal
     else:
         parameters = {"k": n, "axis": -1, "largest": True}
     return _make(plan, [_tensor_of(F32, values)], parameters, note=note)
+
+
+# -- validation rules: one faulty call each (conformance.generate.validation) ---------
+
+
+def _reduce(plan: OperationPlan) -> Iterator[Fault]:
+    yield from axis_faults(plan, {"keepdims": False}, tuples=True)
+    x = plan_operands(plan, {0: (2, 3)})
+    yield "keepdims is not a bool", x, {"axis": None, "keepdims": 1}
+    if plan.operation in ("reduce_max", "reduce_min"):
+        yield from empty_group(plan, {"keepdims": False})
+
+
+def _arg(plan: OperationPlan) -> Iterator[Fault]:
+    yield from axis_faults(plan, {}, tuples=False)
+    yield from empty_group(plan, {})
+
+
+def _scan(plan: OperationPlan) -> Iterator[Fault]:
+    yield from axis_faults(plan, {}, tuples=False)
+    yield "axis None where an int is required", plan_operands(plan, {0: (2, 3)}), {"axis": None}
+
+
+def _sort(plan: OperationPlan) -> Iterator[Fault]:
+    yield from axis_faults(plan, {"descending": False}, tuples=False)
+    x = plan_operands(plan, {0: (2, 3)})
+    yield "descending is not a bool", x, {"axis": -1, "descending": 1}
+
+
+def _topk(plan: OperationPlan) -> Iterator[Fault]:
+    yield from axis_faults(plan, {"k": 1, "largest": True}, tuples=False)
+    x = plan_operands(plan, {0: (2, 3)})
+    for k, why in ((None, "k is None"), (1.0, "k is a float"), (True, "k is a bool"),
+                   (-1, "k = -1 is below 0"), (4, "k = 4 exceeds the extent 3")):  # fmt: skip
+        yield why, x, {"k": k, "axis": -1, "largest": True}
+    yield "largest is not a bool", x, {"k": 1, "axis": -1, "largest": 1}
+
+
+#: family -> the faulty calls of its validation rules
+_RULES = {
+    Family.REDUCE: _reduce,
+    Family.ARG: _arg,
+    Family.SCAN: _scan,
+    Family.SORT: _sort,
+    Family.TOPK: _topk,
+}
+
+
+def validation_rules(plan: OperationPlan) -> Iterator[Fault]:
+    """The faulty calls of the validation rules of *plan*'s row family: axes, flags,
+    ``k``, extrema of an empty group."""
+    return _RULES[plan_facts(plan).family](plan)
