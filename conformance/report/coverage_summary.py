@@ -66,18 +66,16 @@ def summarise(
     matrix_data = matrix.as_dict()
     summary = matrix_data["summary"]
     summary["matrix"] = {k: matrix_data[k] for k in ("format", "classes", "plans")}
-    for prefix, gaps in (("pairs", missing), ("result_pairs", missing_results)):
+    gap_classes = [c for _, c in missing if c is not None]
+    kinds = (
+        ("pairs", missing),
+        ("result_pairs", missing_results),
+        ("shape_pairs", [c for c in gap_classes if c.group in SHAPE_GROUPS]),
+        ("order_pairs", [c for c in gap_classes if c.group in ORDER_CLASS_GROUPS]),
+    )
+    for prefix, gaps in kinds:
         summary[f"{prefix}_not_supported"] = summary[f"{prefix}_missing"] - len(gaps)
         summary[f"{prefix}_missing"] = len(gaps)
-        summary[f"{prefix}_hit"] = (
-            summary[f"{prefix}_applicable"]
-            - summary[f"{prefix}_missing"]
-            - summary[f"{prefix}_not_supported"]
-        )
-    for prefix, groups in (("shape_pairs", SHAPE_GROUPS), ("order_pairs", ORDER_CLASS_GROUPS)):
-        gaps_of_kind = [c for _, c in missing if c is not None and c.group in groups]
-        summary[f"{prefix}_not_supported"] = summary[f"{prefix}_missing"] - len(gaps_of_kind)
-        summary[f"{prefix}_missing"] = len(gaps_of_kind)
         summary[f"{prefix}_hit"] = (
             summary[f"{prefix}_applicable"]
             - summary[f"{prefix}_missing"]
