@@ -19,6 +19,7 @@ from conformance.classes.boundary import (
     ELEMENTWISE_EXTREMA,
     LENGTHS,
     MAX_RANK,
+    ORDER_BLOCKS,
     SCATTER_UPDATE_COUNTS,
     Boundary,
     Group,
@@ -29,9 +30,9 @@ from conformance.classes.boundary import (
     rank_class,
 )
 from conformance.model.calls import Family, ParameterKind
-from oracle import Accumulation, OperationPlan, operation_facts
+from oracle import Accumulation, DType, OperationPlan, operation_facts
 
-__all__ = ["applicable_classes", "shape_classes"]
+__all__ = ["accumulation_order_classes", "applicable_classes", "shape_classes"]
 
 B = Boundary
 
@@ -145,6 +146,7 @@ def applicable_classes(plan: OperationPlan) -> frozenset[Boundary]:
         if name == "rhs_dilation":
             classes.add(B.CONV_RHS_DILATION)
     classes |= shape_classes(facts)
+    classes |= accumulation_order_classes(facts)
     return frozenset(classes)
 
 
@@ -201,4 +203,35 @@ def shape_classes(facts: PlanFacts) -> set[Boundary]:
         out |= {B.EXTREMUM_NAN_IN_BLOCKS, B.EXTREMUM_NAN_IN_TAIL}
         if family is Family.ARG:
             out.add(B.EXTREMUM_TIE_ACROSS_LANES)
+    return out
+
+
+_SEQUENTIAL = (Accumulation.SEQUENTIAL_BINARY32, Accumulation.SEQUENTIAL_BINARY32_PRODUCT)
+
+
+def accumulation_order_classes(facts: PlanFacts) -> set[Boundary]:
+    """The order classes (ACCUMULATION_ORDER and ACCUMULATOR groups) that can occur
+    for the plan of *facts* (docs/shape-classes.md):
+
+    * a sequential sum or product: every other order (pairwise, reversed, two
+      halves, 4/8/16 lanes, blocks of b) that some group of the plan can be long
+      enough for -- blocks of b need b + 2 terms, and a scatter_add target holds
+      its base and at most ``max(SCATTER_UPDATE_COUNTS)`` updates;
+    * a FLOATING sum with a Float64 accumulator: the three accumulator faults, and
+      for a reduction their OFF_LAST_AXIS twins (a matmul has no "other axis").
+    """
+    plan = facts.plan
+    accumulation = plan.accumulation
+    out: set[Boundary] = set()
+    if accumulation in _SEQUENTIAL:
+        longest = (
+            max(SCATTER_UPDATE_COUNTS) + 1 if facts.family is Family.SCATTER_ADD else max(LENGTHS)
+        )
+        out |= {c for c in Boundary if c.group is Group.ACCUMULATION_ORDER}
+        out -= {Boundary[f"ORDER_BLOCKS_{b}"] for b in ORDER_BLOCKS if longest < b + 2}
+    if accumulation is Accumulation.FLOATING and plan.accumulator_dtype is DType.Float64:
+        accumulator = {c for c in Boundary if c.group is Group.ACCUMULATOR}
+        if facts.family is not Family.REDUCE:
+            accumulator = {c for c in accumulator if not c.name.endswith("_OFF_LAST_AXIS")}
+        out |= accumulator
     return out

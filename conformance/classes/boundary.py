@@ -58,6 +58,9 @@ __all__ = [
     "LENGTHS",
     "LONG_ROW",
     "MAX_RANK",
+    "ORDER_BLOCKS",
+    "ORDER_CLASS_GROUPS",
+    "ORDER_LANES",
     "SCATTER_UPDATE_COUNTS",
     "SHAPE_GROUPS",
     "SPECIAL_FLOAT_BITS",
@@ -107,6 +110,8 @@ class Group(enum.Enum):
     AXIS = "which axis of a rank"
     LAYOUT = "several axes, keepdims and broadcasting layouts"
     LANES = "long rows: lanes, tails and cut-offs"
+    ACCUMULATION_ORDER = "other orders of a sequential accumulation"
+    ACCUMULATOR = "a Float64 accumulator not honoured"
 
 
 #: the axis lengths around the power-of-two thresholds kernels switch at (SIMD
@@ -125,6 +130,11 @@ MAX_RANK = 6
 LANE_BLOCK = 16
 #: a row or output is *long* (LANES classes, TOPK_LONG_ROW_TIE) past this many elements
 LONG_ROW = 32
+#: the block sizes and lane counts of the plausible other orders of a sequential
+#: accumulation (ACCUMULATION_ORDER classes, docs/shape-classes.md); the block sizes
+#: are also those of a Float64 accumulator kept only within blocks (ACCUMULATOR)
+ORDER_BLOCKS: tuple[int, ...] = (2, 4, 8, 16, 32, 64, 128)
+ORDER_LANES: tuple[int, ...] = (4, 8, 16)
 
 
 def _axis_name(axis: int, rank: int) -> str:
@@ -404,6 +414,61 @@ class Boundary(enum.Enum):
         Group.LANES,
         "a top-k row longer than 32 with 0 < k < n and a tie at the cut-off",
     )
+    # -- order classes (docs/shape-classes.md): a finite sequential result that
+    # another plausible order of the same terms would change
+    ORDER_PAIRWISE = (
+        Group.ACCUMULATION_ORDER,
+        "a group of 4 or more terms whose sequential result pairwise combination changes",
+    )
+    for _n in ORDER_BLOCKS:
+        locals()[f"ORDER_BLOCKS_{_n}"] = (
+            Group.ACCUMULATION_ORDER,
+            f"a group of {_n + 2} or more terms whose sequential result changes when blocks "
+            f"of {_n} are combined in turn",
+        )
+    for _n in ORDER_LANES:
+        locals()[f"ORDER_LANES_{_n}"] = (
+            Group.ACCUMULATION_ORDER,
+            f"a group of more than {_n} terms whose sequential result changes when {_n} lanes "
+            f"are combined at the end",
+        )
+    ORDER_REVERSED = (
+        Group.ACCUMULATION_ORDER,
+        "a group of 3 or more terms whose sequential result the reversed order changes",
+    )
+    ORDER_TWO_HALVES = (
+        Group.ACCUMULATION_ORDER,
+        "a group of 3 or more terms whose sequential result two halves combined change",
+    )
+    # -- accumulator classes: a FLOATING group with a Float64 accumulator on which a
+    # way of not honouring it gives a value the acceptance set rejects
+    ACCUMULATOR_FLOAT32 = (
+        Group.ACCUMULATOR,
+        "a Float64-accumulator group that Float32 accumulation in every plausible order "
+        "(sequential, pairwise, blocks, lanes, reversed, halves) gets wrong",
+    )
+    ACCUMULATOR_BLOCKS_STORED_FLOAT32 = (
+        Group.ACCUMULATOR,
+        "a Float64-accumulator group that Float64 blocks of every size 2-128 shorter than "
+        "the group, the running total stored as Float32 between blocks, get wrong",
+    )
+    ACCUMULATOR_NARROWED_INTERMEDIATE = (
+        Group.ACCUMULATOR,
+        "a Float64-accumulator group whose Float64 sum narrowed to Float32 through any "
+        "intermediate precision of 25 to 52 bits is wrong",
+    )
+    ACCUMULATOR_FLOAT32_OFF_LAST_AXIS = (
+        Group.ACCUMULATOR,
+        "ACCUMULATOR_FLOAT32 in a reduction that leaves the input's last axis (strided)",
+    )
+    ACCUMULATOR_BLOCKS_STORED_FLOAT32_OFF_LAST_AXIS = (
+        Group.ACCUMULATOR,
+        "ACCUMULATOR_BLOCKS_STORED_FLOAT32 in a reduction that leaves the last axis",
+    )
+    ACCUMULATOR_NARROWED_INTERMEDIATE_OFF_LAST_AXIS = (
+        Group.ACCUMULATOR,
+        "ACCUMULATOR_NARROWED_INTERMEDIATE in a reduction that leaves the last axis",
+    )
 
     @property
     def group(self) -> Group:
@@ -423,6 +488,9 @@ B = Boundary
 SHAPE_GROUPS: frozenset[Group] = frozenset(
     {Group.SHAPE, Group.LENGTH, Group.RANK, Group.AXIS, Group.LAYOUT, Group.LANES}
 )
+#: the groups whose classes are *order classes* (counted apart in coverage reports):
+#: other orders of a sequential accumulation, and a Float64 accumulator not honoured
+ORDER_CLASS_GROUPS: frozenset[Group] = frozenset({Group.ACCUMULATION_ORDER, Group.ACCUMULATOR})
 
 
 def length_class(n: int) -> Boundary:

@@ -29,15 +29,18 @@ from typing import Any
 
 import numpy as np
 
+from conformance.classes.boundary import ORDER_BLOCKS, ORDER_LANES, Boundary
 from oracle import binary32
 
 __all__ = [
+    "ORDER_CLASSES",
     "WITNESS_BLOCKS",
     "WITNESS_LANES",
     "cancelling_terms",
     "distinct_row",
     "integer_terms",
     "is_order_witness",
+    "order_classes",
     "other_orders",
     "product_factors",
     "product_witness",
@@ -99,9 +102,18 @@ def tied_row(n: int, seed: int = 0, pool: int = 7) -> tuple[float, ...]:
 # Order witnesses: rows on which the sequential order differs from every other
 # ---------------------------------------------------------------------------
 
-#: block sizes and lane counts of the plausible other orders
-WITNESS_BLOCKS: tuple[int, ...] = (2, 4, 8, 16, 32, 64, 128)
-WITNESS_LANES: tuple[int, ...] = (4, 8, 16)
+#: block sizes and lane counts of the plausible other orders (the tables of the
+#: ACCUMULATION_ORDER classes)
+WITNESS_BLOCKS: tuple[int, ...] = ORDER_BLOCKS
+WITNESS_LANES: tuple[int, ...] = ORDER_LANES
+#: the name of each other order in :func:`other_orders` -> its ACCUMULATION_ORDER class
+ORDER_CLASSES: dict[str, Boundary] = {
+    "pairwise": Boundary.ORDER_PAIRWISE,
+    "reversed": Boundary.ORDER_REVERSED,
+    "two halves": Boundary.ORDER_TWO_HALVES,
+    **{f"blocks of {b}": Boundary[f"ORDER_BLOCKS_{b}"] for b in ORDER_BLOCKS},
+    **{f"{lanes} lanes": Boundary[f"ORDER_LANES_{lanes}"] for lanes in ORDER_LANES},
+}
 #: seeds tried per length before giving up (a row that is no witness is still used)
 _SEARCH_SEEDS = 64
 
@@ -160,6 +172,20 @@ def is_order_witness(values: Sequence[float], ufunc: np.ufunc) -> bool:
     if correct is None or not np.isfinite(correct):
         return False
     return all(other != correct for other in other_orders(values, ufunc).values())
+
+
+def order_classes(values: Sequence[float], ufunc: np.ufunc) -> set[Boundary]:
+    """The ACCUMULATION_ORDER classes of one group: each other order of
+    :func:`other_orders` that changes the finite sequential result of *values*
+    (``np.add`` or ``np.multiply``); none when that result is not finite."""
+    if len(values) < 3:
+        return set()
+    with np.errstate(all="ignore"):
+        correct = _sequential(np.asarray(values, dtype=_F32), ufunc)
+    if not np.isfinite(correct):
+        return set()
+    others = other_orders(values, ufunc)
+    return {ORDER_CLASSES[name] for name, value in others.items() if value != correct}
 
 
 @functools.cache

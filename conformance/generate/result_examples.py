@@ -12,13 +12,13 @@ here, by :func:`examples`:
   :func:`conformance.classes.witness_tables.arithmetic_witnesses` (results at and one
   past the Int32 range), one call each (an overflow fails the whole call);
 * the other families: *structural examples*, groups of terms placed in one
-  call of the family (the reduced axis, one row of a matmul whose other
-  operand is all ones, a 1-d convolution window, the updates of
-  scatter_add): extremum ties ``[-0, -0]``, ``[-0, -1]``, ``[+0, +0]``,
+  call of the family by its ``embed_group`` hook (the reduced axis, one row of
+  a matmul whose other operand is all ones, a 1-d convolution window, the
+  updates of scatter_add): extremum ties ``[-0, -0]``, ``[-0, -1]``, ``[+0, +0]``,
   ``[+0, 1]``, ``[2, 2]``; special results ``[MAX, MAX]``, ``[inf, -inf]``,
   ``[MAX, 2]``, ``[0, inf]``; the order-dependent sum ``[2**60, 1, -2**60]``;
   the Int32 sums at and one past the range; and one call whose results are the
-  palette values themselves.
+  palette values themselves (the family's ``pass_through`` hook).
 
 Every call carries the plan's accumulator dtype when the default call would
 select another plan, and only calls that select the plan are returned.
@@ -34,6 +34,7 @@ from typing import Any
 from conformance.classes.witness_tables import (
     arithmetic_witnesses,
 )
+from conformance.generate.families import module_of
 from conformance.model.calls import Call, Family, family_of, forward_arguments
 from oracle import Accumulation, Arithmetic, DType, OperandRole, OperationPlan, Tensor, binary32
 from oracle.dtypes import INT32_MAX, INT32_MIN
@@ -137,70 +138,15 @@ _INT32_GROUPS = (
     [INT32_MIN + 1, -1],
     [INT32_MIN, -1],
 )
-_CONV_PARAMETERS = ((1,), ((0, 0),), (1,), (1,), 1)
 
 
-def _ones(dtype: Any, count: int) -> tuple[Any, ...]:
-    return (1.0,) * count if dtype is F32 else (1,) * count
-
-
-def _group_operands(plan: OperationPlan, group: Sequence[Any]) -> tuple[Any, ...] | None:
-    """Forward arguments of one call whose (first) result combines *group* in order."""
-    family = family_of(plan.operation)
-    m = len(group)
-    is_float = isinstance(group[0], float)
-    dtypes = [o.dtype for o in plan.operands]
-    want = F32 if is_float else I32
-    if family in (Family.REDUCE, Family.ARG, Family.SCAN):
-        if dtypes[0] is not want:
-            return None
-        x = Tensor(want, (m,), tuple(group))
-        return (x, 0) if family is Family.SCAN else (x,)
-    if family in (Family.MATMUL, Family.CONV):
-        if want not in dtypes:
-            return None
-        slot = dtypes.index(want)
-        other = dtypes[1 - slot]
-        shapes = ((1, m), (m, 1)) if family is Family.MATMUL else ((1, 1, m), (1, 1, m))
-        operands = [Tensor(other, shapes[1 - slot], _ones(other, m))] * 2
-        operands[slot] = Tensor(want, shapes[slot], tuple(group))
-        extra = _CONV_PARAMETERS if family is Family.CONV else ()
-        return (*operands, *extra)
-    if family is Family.SCATTER_ADD and is_float:
-        indices = Tensor(I32, (m - 1,), (0,) * (m - 1))
-        return (Tensor(F32, (1,), (group[0],)), indices, Tensor(F32, (m - 1,), tuple(group[1:])), 0)
-    return None
-
-
-def _pass_through(plan: OperationPlan) -> tuple[Any, ...] | None:
-    """Forward arguments of a call whose results are the palette values themselves."""
+def _pass_through(plan: OperationPlan) -> Call | None:
+    """A call whose results are the palette values themselves (the family's
+    ``pass_through`` hook; None where the plan has no Float32 result or operand)."""
     if plan.output is not F32 or all(o.dtype is not F32 for o in plan.operands):
         return None
-    values = tuple(FLOAT_PALETTE)
-    n = len(values)
-    family = family_of(plan.operation)
-    column = Tensor(F32, (n, 1), values)
-    flat = Tensor(F32, (n,), values)
-    indices = Tensor(I32, (n,), tuple(range(n)))
-    if family in (Family.REDUCE, Family.SCAN):
-        return (column, 1)
-    if family is Family.MATMUL:
-        dtypes = [o.dtype for o in plan.operands]
-        one = Tensor(dtypes[1 - dtypes.index(F32)], (1, 1), _ones(dtypes[1 - dtypes.index(F32)], 1))
-        return (column, one) if dtypes[0] is F32 else (one, Tensor(F32, (1, n), values))
-    if family is Family.CONV:
-        return (Tensor(F32, (1, 1, n), values), Tensor(F32, (1, 1, 1), (1.0,)), *_CONV_PARAMETERS)
-    if family is Family.GATHER:
-        return (flat, indices, 0)
-    if family is Family.SCATTER:
-        return (flat, Tensor(I32, (1,), (0,)), Tensor(F32, (1,), (values[0],)), 0)
-    if family is Family.SCATTER_ADD:
-        return (flat, Tensor(I32, (1,), (0,)), Tensor(F32, (1,), (-0.0,)), 0)
-    if family is Family.SORT:
-        return (flat,)
-    if family is Family.TOPK:
-        return (flat, n)
-    return None
+    note = "result class: the special Float32 values passed through to the result"
+    return module_of(family_of(plan.operation)).pass_through(plan, FLOAT_PALETTE, note)
 
 
 def _structural_calls(plan: OperationPlan) -> list[Call]:
@@ -219,15 +165,13 @@ def _structural_calls(plan: OperationPlan) -> list[Call]:
         groups += [("a sum whose value depends on the order", g) for g in _ORDER_GROUPS]
     if plan.accumulation is Accumulation.EXACT_INTEGER:
         groups += [("an Int32 sum at or one past the range", g) for g in _INT32_GROUPS]
-    calls = []
-    for why, group in groups:
-        arguments = _group_operands(plan, group)
-        if arguments is not None:
-            calls.append(plan_call(plan, arguments, f"result class: {why}"))
-    arguments = _pass_through(plan)
-    if arguments is not None:
-        note = "result class: the special Float32 values passed through to the result"
-        calls.append(plan_call(plan, arguments, note))
+    module = module_of(family_of(plan.operation))
+    options = {"k": None, "largest": True, "descending": False}
+    calls = [
+        module.embed_group(plan, list(group), f"result class: {why}", options)
+        for why, group in groups
+    ]
+    calls.append(_pass_through(plan))
     return [c for c in calls if c is not None]
 
 

@@ -74,7 +74,7 @@ from conformance.classes import unary
 from conformance.classes.result import ResultClass, candidate_classes, result_classes_hit
 from conformance.classes.unary import is_unary
 from conformance.exhaustive import plan_ids
-from conformance.generate import result_examples
+from conformance.generate import accumulator_witnesses, result_examples
 from conformance.model.calls import Call, Family, family_of
 from oracle import (
     DType,
@@ -484,22 +484,55 @@ def applicable_result_classes(plan: OperationPlan) -> frozenset[ResultClass]:
     return candidates
 
 
+def _accumulator_path() -> Path:
+    return Path(__file__).resolve().parent / "data" / accumulator_witnesses.DATA_FILE
+
+
+def _accumulator_command(write: bool, check: bool) -> int:
+    """``--accumulators``: search, write or check the Float64-accumulator witnesses."""
+    data = accumulator_witnesses.generate()
+    text = accumulator_witnesses.dumps(data)
+    if write:
+        _accumulator_path().write_text(text)
+        print(f"wrote {_accumulator_path()} ({len(text)} bytes, {len(data['rows'])} rows)")
+        return 0
+    if check:
+        same = accumulator_witnesses.load() == json.loads(text)
+        name = accumulator_witnesses.DATA_FILE
+        print(f"{name} is up to date" if same else f"{name} differs: regenerate")
+        return 0 if same else 1
+    sys.stdout.write(text)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m conformance.generate.witnesses",
-        description="Generate the result-class witnesses of every unary plan.",
+        description="Generate the result-class witnesses of every unary plan and the "
+        "Float64-accumulator witnesses.",
     )
     parser.add_argument(
-        "--write", action="store_true", help=f"write conformance/generate/data/{DATA_FILE}"
+        "--write",
+        action="store_true",
+        help=f"write conformance/generate/data/{DATA_FILE} and {accumulator_witnesses.DATA_FILE}",
     )
-    parser.add_argument("--check", action="store_true", help="exit 1 if the shipped file differs")
+    parser.add_argument("--check", action="store_true", help="exit 1 if a shipped file differs")
     parser.add_argument(
         "--plan",
         action="append",
         help="only this plan (op:Float32), repeatable; with --write, merge its record into "
         "the shipped file and keep every other plan's",
     )
+    parser.add_argument(
+        "--accumulators",
+        action="store_true",
+        help=f"only the Float64-accumulator witnesses ({accumulator_witnesses.DATA_FILE})",
+    )
     args = parser.parse_args(argv)
+    if args.accumulators:
+        if args.plan:
+            parser.error("--accumulators and --plan select different data: give one")
+        return _accumulator_command(args.write, args.check)
     try:
         data = generate(args.plan)
     except (KeyError, NotImplementedError, TypeError) as error:
@@ -511,13 +544,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         _data_path().parent.mkdir(exist_ok=True)
         _data_path().write_text(text)
         print(f"wrote {_data_path()} ({len(text)} bytes, sha256 {digest(data)[:16]})")
-        return 0
+        return 0 if args.plan else _accumulator_command(True, False)
     if args.check:
         shipped = load()
         plans = {k: shipped["plans"].get(k) for k in data["plans"]}
         same = plans == data["plans"]
         print("witnesses.json is up to date" if same else "witnesses.json differs: regenerate")
-        return 0 if same else 1
+        if args.plan:
+            return 0 if same else 1
+        return 0 if same and _accumulator_command(False, True) == 0 else 1
     sys.stdout.write(text)
     return 0
 

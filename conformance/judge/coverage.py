@@ -19,7 +19,10 @@ input class a plan never hit is ``(plan, cls)``.
 plan never hit, ``(plan, result_class)``.  The shape classes
 (:data:`~conformance.classes.boundary.SHAPE_GROUPS`: lengths, ranks, axes,
 layouts, lanes) are input classes, counted again on their own in the summary
-(``shape_pairs_applicable``, ``shape_pairs_missing``).
+(``shape_pairs_applicable``, ``shape_pairs_missing``), and so are the order
+classes (:data:`~conformance.classes.boundary.ORDER_CLASS_GROUPS`: other orders of a
+sequential accumulation, a Float64 accumulator not honoured;
+``order_pairs_applicable``, ``order_pairs_missing``).
 A run is :attr:`~CoverageMatrix.complete`
 when both lists are empty.  Matrices merge (one per pytest-xdist worker) and
 round-trip through JSON, where a plan is named by ``OperationPlan.describe()``
@@ -36,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.classes.applicability import applicable_classes
-from conformance.classes.boundary import SHAPE_GROUPS, Boundary
+from conformance.classes.boundary import ORDER_CLASS_GROUPS, SHAPE_GROUPS, Boundary
 from conformance.classes.result import ResultClass, result_classes_hit
 from conformance.generate.families import classes_hit
 from conformance.generate.witnesses import applicable_result_classes
@@ -191,6 +194,13 @@ class CoverageMatrix:
                 "shape_pairs_missing": sum(
                     1 for _, cls in missing if cls is not None and cls.group in SHAPE_GROUPS
                 ),
+                "order_pairs_applicable": sum(
+                    sum(c.group in ORDER_CLASS_GROUPS for c in applicable_classes(p))
+                    for p in self.plans
+                ),
+                "order_pairs_missing": sum(
+                    1 for _, cls in missing if cls is not None and cls.group in ORDER_CLASS_GROUPS
+                ),
                 "result_pairs_applicable": sum(
                     len(applicable_result_classes(p)) for p in self.plans
                 ),
@@ -231,7 +241,9 @@ class CoverageMatrix:
             f"{summary['pairs_applicable'] - summary['pairs_missing']} of "
             f"{summary['pairs_applicable']} applicable (plan, input class) pairs (of them "
             f"{summary['shape_pairs_applicable'] - summary['shape_pairs_missing']} of "
-            f"{summary['shape_pairs_applicable']} (plan, shape class) pairs) and "
+            f"{summary['shape_pairs_applicable']} (plan, shape class) pairs and "
+            f"{summary['order_pairs_applicable'] - summary['order_pairs_missing']} of "
+            f"{summary['order_pairs_applicable']} (plan, order class) pairs) and "
             f"{summary['result_pairs_applicable'] - summary['result_pairs_missing']} of "
             f"{summary['result_pairs_applicable']} applicable (plan, result class) pairs hit.",
             "",

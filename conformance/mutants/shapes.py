@@ -4,10 +4,12 @@ Kernels switch algorithm by size, rank and layout -- SIMD lanes with a tail
 loop, blocked and pairwise combination, parallel splits, gemm tiles, heap
 top-k, quicksort above 16 elements, a strided path off the last axis -- and
 each fault here is the CPU kernel with one such switch gone wrong.  Every
-fault is dormant below its threshold, so only the shape classes
-(docs/shape-classes.md) and the order witnesses
-(:mod:`conformance.generate.order_values`) reach it; a few need boundary pairs
-(Int32 MIN + MIN, a weak float against an ordinary base).
+fault is dormant below its threshold (a Float64 sum narrowed through fewer bits:
+away from a binary32 midpoint), so only the shape classes
+(docs/shape-classes.md), the order witnesses
+(:mod:`conformance.generate.order_values`) and the Float64-accumulator witnesses
+(:mod:`conformance.generate.accumulator_witnesses`) reach it; a few need
+boundary pairs (Int32 MIN + MIN, a weak float against an ordinary base).
 
 :data:`FAULTS` is the table (name, operation, fault, kernel), in the order of
 ``docs/mutants.md``; the catalogue (:mod:`conformance.mutants.catalogue`)
@@ -27,7 +29,7 @@ from backends.cpu import structured as cpu_structured
 from backends.cpu.convert import F32, F64, I32, I64, materialise, normalise_axis
 from backends.cpu.elementwise import new_array
 from backends.cpu.reductions import _layout, sequential_reduce
-from conformance.mutants.kernels import float_inputs, result_array
+from conformance.mutants.kernels import float_inputs, result_array, round_to_bits
 from conformance.mutants.mutant import Kernel, Mutant, kernel_fault
 from oracle import DType, OperandRole, OperationPlan
 from oracle.conv_geometry import conv_geometry
@@ -210,6 +212,80 @@ def _reduce_sum_float32_off_last_axis(
     out = new_array(backend, shape, F32)
     out.reshape(-1)[...] = sequential_reduce(data, np.add, 0.0, F32)
     return out
+
+
+def _strided(x: Any, axis: Any) -> bool:
+    """Whether a reduction over *axis* leaves the input's last axis (the strided path)."""
+    return isinstance(axis, int) and np.ndim(x) >= 2 and axis % np.ndim(x) != np.ndim(x) - 1
+
+
+def _float64_reduce_sum(
+    off_last_axis: bool, above: int, combine: Callable[[np.ndarray], Any]
+) -> Kernel:
+    """reduce_sum with a Float64 accumulator whose groups of more than *above* terms,
+    on the last axis (or, with *off_last_axis*, on another), are summed by
+    *combine(row)* instead."""
+
+    def kernel(backend: Any, plan: OperationPlan, x: Any, axis: Any = None, keepdims: Any = False):
+        v = np.asarray(materialise(plan, 0, x))
+        if plan.accumulator_dtype is not DType.Float64 or _strided(v, axis) != off_last_axis:
+            return KERNELS["reduce_sum"](backend, plan, x, axis, keepdims)
+        data, shape = _rows(plan, x, axis, keepdims)
+        if data.shape[1] <= above:
+            return KERNELS["reduce_sum"](backend, plan, x, axis, keepdims)
+        out = new_array(backend, shape, F32)
+        with np.errstate(all="ignore"):
+            out.reshape(-1)[...] = [combine(row) for row in data]
+        return out
+
+    return kernel
+
+
+def _float64_matmul(above: int, combine: Callable[[np.ndarray], Any]) -> Kernel:
+    """matmul with a Float64 accumulator whose outputs of more than *above* terms
+    (K, each a product rounded to binary32) are summed by *combine(terms)* instead."""
+
+    def kernel(backend: Any, plan: OperationPlan, a: Any, b: Any) -> Any:
+        if plan.accumulator_dtype is not DType.Float64:
+            return KERNELS["matmul"](backend, plan, a, b)
+        x, y = float_inputs(plan, (a, b))
+        m, k, n = cpu_structured._matmul_shapes(plan.operation, x, y)
+        if k <= above:
+            return KERNELS["matmul"](backend, plan, a, b)
+        out = new_array(backend, (m, n), F32)
+        with np.errstate(all="ignore"):
+            for i in range(m):
+                terms = x[i, :, None].astype(F32) * y.astype(F32)  # (K, N), rounded products
+                out[i] = [combine(terms[:, j]) for j in range(n)]
+        return out
+
+    return kernel
+
+
+def _blocks_stored_float32(block: int) -> Callable[[np.ndarray], np.float32]:
+    """Blocks of *block* terms summed in float64, the running total kept in Float32."""
+
+    def combine(row: np.ndarray) -> np.float32:
+        total = F32.type(0.0)
+        for first in range(0, len(row), block):
+            total = F32.type(F64.type(total) + np.sum(row[first : first + block], dtype=F64))
+        return total
+
+    return combine
+
+
+def _narrowed_through(bits: int) -> Callable[[np.ndarray], np.float32]:
+    """The float64 sum rounded to *bits* significant bits, then to binary32."""
+
+    def combine(row: np.ndarray) -> np.float32:
+        return F32.type(round_to_bits(np.asarray([np.sum(row, dtype=F64)]), bits)[0])
+
+    return combine
+
+
+def _float32_lanes(lanes: int) -> Callable[[np.ndarray], np.float32]:
+    """*lanes* Float32 partial sums combined at the end (the accumulator ignored)."""
+    return lambda row: _lanes(row, np.add, lanes)
 
 
 # ---------------------------------------------------------------------------
@@ -525,6 +601,53 @@ FAULTS: tuple[Mutant, ...] = (
         "reduce_sum",
         "a Float64 accumulator honoured on the last axis only: the strided path sums in Float32",
         _reduce_sum_float32_off_last_axis,
+    ),
+    kernel_fault(
+        "reduce_sum_float32_lanes_above_16",
+        "reduce_sum",
+        "a Float64 accumulator ignored on the SIMD path: last-axis groups longer than 16 "
+        "summed in 16 Float32 lanes",
+        _float64_reduce_sum(False, 16, _float32_lanes(16)),
+    ),
+    kernel_fault(
+        "reduce_sum_float64_blocks_of_8_stored_float32",
+        "reduce_sum",
+        "a Float64 accumulator kept within blocks of 8 only: the running total of a "
+        "last-axis group is stored as Float32 between blocks",
+        _float64_reduce_sum(False, 8, _blocks_stored_float32(8)),
+    ),
+    kernel_fault(
+        "reduce_sum_float64_blocks_of_16_stored_float32_off_last_axis",
+        "reduce_sum",
+        "the strided path keeps a Float64 accumulator within blocks of 16 only, the "
+        "running total stored as Float32 between blocks",
+        _float64_reduce_sum(True, 16, _blocks_stored_float32(16)),
+    ),
+    kernel_fault(
+        "reduce_sum_float64_narrowed_through_25_bits",
+        "reduce_sum",
+        "the Float64 sum of a last-axis group narrowed to Float32 through 25 bits "
+        "(double rounding)",
+        _float64_reduce_sum(False, 0, _narrowed_through(25)),
+    ),
+    kernel_fault(
+        "reduce_sum_float64_narrowed_through_40_bits_off_last_axis",
+        "reduce_sum",
+        "the strided path narrows its Float64 sum to Float32 through 40 bits (double rounding)",
+        _float64_reduce_sum(True, 0, _narrowed_through(40)),
+    ),
+    kernel_fault(
+        "matmul_float64_k_blocks_of_32_stored_float32",
+        "matmul",
+        "a Float64 accumulator kept within K-blocks of 32 only: the output tile is stored "
+        "as Float32 between blocks",
+        _float64_matmul(32, _blocks_stored_float32(32)),
+    ),
+    kernel_fault(
+        "matmul_float64_narrowed_through_32_bits",
+        "matmul",
+        "the Float64 sum of an output narrowed to Float32 through 32 bits (double rounding)",
+        _float64_matmul(0, _narrowed_through(32)),
     ),
     # lanes and tails
     kernel_fault(

@@ -37,8 +37,9 @@ def markdown_table(results: list[dict[str, Any]]) -> str:
         "input (an asymptote, so a kernel with a saturation branch; sin, cos, log2 and rsqrt",
         "reach +-1 only at isolated inputs), the Int32 limit refused for the operations with",
         "a checked Int32 plan.  The shape and order faults (`shapes.py`) are dormant below",
-        "a size, rank or layout threshold: the shape classes, order witnesses and boundary",
-        "pairs of `docs/shape-classes.md` reach them.",
+        "a size, rank or layout threshold (a narrowing: away from a binary32 midpoint): the",
+        "shape classes, order witnesses, Float64-accumulator witnesses and boundary pairs",
+        "of `docs/shape-classes.md` reach them.",
         "",
         f"{killed} of {len(results)} mutants killed by the `ci` profile"
         + (

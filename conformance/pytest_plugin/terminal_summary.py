@@ -100,7 +100,9 @@ def write_summary(state: Any, terminalreporter: Any, exitstatus: Any) -> None:
                 f"coverage: {coverage['plans_exercised']} of {coverage['plans']} plans "
                 f"exercised, {coverage['pairs_hit']} of {coverage['pairs_applicable']} "
                 f"applicable (plan, boundary class) pairs ({coverage.get('shape_pairs_hit', 0)} "
-                f"of {coverage.get('shape_pairs_applicable', 0)} (plan, shape class)) and "
+                f"of {coverage.get('shape_pairs_applicable', 0)} (plan, shape class), "
+                f"{coverage.get('order_pairs_hit', 0)} of "
+                f"{coverage.get('order_pairs_applicable', 0)} (plan, order class)) and "
                 f"{coverage.get('result_pairs_hit', 0)} of "
                 f"{coverage.get('result_pairs_applicable', 0)} (plan, result class) pairs hit"
                 + ("" if not coverage["missing"] else " -- INCOMPLETE, the run fails:")

@@ -16,7 +16,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from conformance.classes.boundary import SHAPE_GROUPS
+from conformance.classes.boundary import ORDER_CLASS_GROUPS, SHAPE_GROUPS
 from conformance.judge.coverage import CoverageMatrix
 
 __all__ = ["summarise"]
@@ -35,10 +35,10 @@ def summarise(
     calls not judged.  The summary is :meth:`CoverageMatrix.as_dict`'s, with
     ``matrix`` (format, classes, plans), ``pairs_hit``, ``pairs_missing``,
     ``pairs_not_supported``, the same three ``result_pairs_*`` counts for
-    (plan, result class) pairs and ``shape_pairs_*`` for the (plan, shape class) pairs
-    among the input pairs, and ``missing`` (``"PLAN: CLASS"``,
-    ``"PLAN: result CLASS"`` or ``"PLAN: not exercised"``) for the gaps not
-    excused.
+    (plan, result class) pairs, ``shape_pairs_*`` for the (plan, shape class) pairs
+    and ``order_pairs_*`` for the (plan, order class) pairs among the input pairs,
+    and ``missing`` (``"PLAN: CLASS"``, ``"PLAN: result CLASS"`` or
+    ``"PLAN: not exercised"``) for the gaps not excused.
     """
 
     def parts(row: Sequence[Any]) -> tuple[int, Mapping[str, int], Mapping[str, int]]:
@@ -66,7 +66,14 @@ def summarise(
     matrix_data = matrix.as_dict()
     summary = matrix_data["summary"]
     summary["matrix"] = {k: matrix_data[k] for k in ("format", "classes", "plans")}
-    for prefix, gaps in (("pairs", missing), ("result_pairs", missing_results)):
+    gap_classes = [c for _, c in missing if c is not None]
+    kinds = (
+        ("pairs", missing),
+        ("result_pairs", missing_results),
+        ("shape_pairs", [c for c in gap_classes if c.group in SHAPE_GROUPS]),
+        ("order_pairs", [c for c in gap_classes if c.group in ORDER_CLASS_GROUPS]),
+    )
+    for prefix, gaps in kinds:
         summary[f"{prefix}_not_supported"] = summary[f"{prefix}_missing"] - len(gaps)
         summary[f"{prefix}_missing"] = len(gaps)
         summary[f"{prefix}_hit"] = (
@@ -74,14 +81,6 @@ def summarise(
             - summary[f"{prefix}_missing"]
             - summary[f"{prefix}_not_supported"]
         )
-    shape_missing = [c for _, c in missing if c is not None and c.group in SHAPE_GROUPS]
-    summary["shape_pairs_not_supported"] = summary["shape_pairs_missing"] - len(shape_missing)
-    summary["shape_pairs_missing"] = len(shape_missing)
-    summary["shape_pairs_hit"] = (
-        summary["shape_pairs_applicable"]
-        - summary["shape_pairs_missing"]
-        - summary["shape_pairs_not_supported"]
-    )
     summary["missing"] = [
         f"{plan.describe()}: {'not exercised' if cls is None else cls.name}"
         for plan, cls in missing

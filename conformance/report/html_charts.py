@@ -156,6 +156,13 @@ def _coverage(summary: Mapping[str, Any]) -> list[str]:
             else ""
         )
         + (
+            f" and {_count(summary['order_pairs_hit'])} of "
+            f"{_count(summary.get('order_pairs_applicable'))} (plan, order class) pairs "
+            "(the ORDER_* and ACCUMULATOR_* columns)"
+            if "order_pairs_hit" in summary
+            else ""
+        )
+        + (
             f"; {_count(summary['pairs_not_supported'])} not judged (unsupported features)"
             if summary.get("pairs_not_supported")
             else ""

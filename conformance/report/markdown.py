@@ -201,7 +201,10 @@ def markdown_report(document: Mapping[str, Any], table: ConformanceTable) -> str
             lines.append(
                 f"- `{backend}`: {summary.get('plans_exercised')} of {summary.get('plans')} plans "
                 f"exercised, {summary.get('pairs_hit')} of {summary.get('pairs_applicable')} "
-                f"applicable (plan, boundary class) pairs and "
+                f"applicable (plan, boundary class) pairs ({summary.get('shape_pairs_hit', 0)} "
+                f"of {summary.get('shape_pairs_applicable', 0)} (plan, shape class), "
+                f"{summary.get('order_pairs_hit', 0)} of "
+                f"{summary.get('order_pairs_applicable', 0)} (plan, order class)) and "
                 f"{summary.get('result_pairs_hit', 0)} of "
                 f"{summary.get('result_pairs_applicable', 0)} (plan, result class) pairs hit"
                 + (f"; MISSING: {', '.join(missing[:20])}" if missing else "")

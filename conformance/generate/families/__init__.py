@@ -14,6 +14,10 @@ Each module serves the :class:`~conformance.model.calls.Family` members in its
     a call in which *group* is one reduction group, sorted row, product
     sequence or scatter target (None where the family has no group or the
     values do not fit); *options* holds ``k``, ``largest``, ``descending``;
+``pass_through(plan, values, note)``
+    a call of *plan* whose results are the Float32 *values* themselves (the
+    result-class examples, :mod:`conformance.generate.result_examples`), or None
+    where the family cannot pass values through;
 ``shape_examples(plan, facts)``
     deterministic calls that hit the plan's shape classes (lengths, ranks,
     axes, layouts, lanes: docs/shape-classes.md) with order-sensitive values
@@ -23,10 +27,14 @@ Each module serves the :class:`~conformance.model.calls.Family` members in its
     hits to *hits*; raise :class:`~conformance.generate.families.measures.Invalid`
     after recording the error class of a structure the reference refuses.
 
+``validation_rules(plan)``
+    the family's validation rules as faulty calls, (rule name, operands,
+    parameters) triples built from :mod:`conformance.generate.rule_operands`;
+    :mod:`conformance.generate.validation` makes one call of each, its
+    ``raises`` decided by the oracle.
+
 The result classes a call's expected value hits are measured per group of
-classes, not per family (:mod:`conformance.classes.result`), and the one
-call per validation rule is :mod:`conformance.generate.validation` (its table is per
-family too).
+classes, not per family (:mod:`conformance.classes.result`).
 
 The cut: :mod:`.elementwise`; :mod:`.reduction` (reduce, arg, scan, sort,
 topk: one axis of one tensor); :mod:`.matmul`; :mod:`.conv`; :mod:`.indexed`
@@ -40,7 +48,7 @@ applicability.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from types import ModuleType
 from typing import Any, Protocol
 
@@ -80,7 +88,13 @@ class FamilyModule(Protocol):
         self, plan: OperationPlan, group: list[Any], note: str, options: dict
     ) -> Call | None: ...
 
+    def pass_through(
+        self, plan: OperationPlan, values: Sequence[float], note: str
+    ) -> Call | None: ...
+
     def shape_examples(self, plan: OperationPlan, facts: PlanFacts) -> list[Call]: ...
+
+    def validation_rules(self, plan: OperationPlan) -> Iterator[Any]: ...
 
     def measure(
         self, call: Call, facts: PlanFacts, operands: Sequence[Any], parameters: dict, hits: set

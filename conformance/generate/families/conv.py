@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -26,6 +26,7 @@ from conformance.classes.boundary import (
 from conformance.generate.families.measures import Invalid as _Invalid
 from conformance.generate.families.measures import (
     _sum_classes,
+    accumulation_classes,
 )
 from conformance.generate.families.shapes import add_length
 from conformance.generate.order_values import cancelling_terms, sum_witness
@@ -38,6 +39,7 @@ from conformance.generate.primitives import (
     _tensor,
     _tensor_of,
 )
+from conformance.generate.rule_operands import Fault, plan_operands
 from conformance.model.calls import Call, Family
 from oracle import OperationPlan, Tensor
 from oracle.conv_geometry import conv_geometry
@@ -104,6 +106,7 @@ def _conv(call: Call, facts: PlanFacts, operands, parameters, hits) -> None:
                                 x = lhs.values[lhs_array[(n, channel, *coordinate)]]
                             terms.append(float(np.float32(np.float32(x) * np.float32(weight))))
                     _sum_classes(terms, hits)
+                    accumulation_classes(facts.plan, terms, hits)
 
 
 FAMILIES = frozenset({Family.CONV})
@@ -259,3 +262,46 @@ def embed_group(plan: OperationPlan, group: list[Any], note: str, options: dict)
     lhs = _tensor_of(F32, group, (1, 1, n))
     rhs = _tensor_of(F32, [1.0] * n, (1, 1, n))
     return _make(plan, [lhs, rhs], dict(_CONV_1D_PLAIN), note=note)
+
+
+def pass_through(plan: OperationPlan, values: Sequence[float], note: str) -> Call | None:
+    """A 1-d convolution of the Float32 *values* with a window of one weight 1."""
+    lhs = _tensor_of(F32, values, (1, 1, len(values)))
+    rhs = _tensor_of(F32, [1.0], (1, 1, 1))
+    return _make(plan, [lhs, rhs], dict(_CONV_1D_PLAIN), note=note)
+
+
+# -- validation rules: one faulty call each (conformance.generate.validation) ---------
+
+
+#: a valid one-dimensional convolution the conv rules break one argument at a time
+_CONV = {
+    "window_strides": (1,),
+    "padding": ((0, 0),),
+    "lhs_dilation": (1,),
+    "rhs_dilation": (1,),
+    "feature_group_count": 1,
+}
+
+
+def validation_rules(plan: OperationPlan) -> Iterator[Fault]:
+    """The faulty calls of conv_general's validation rules, one argument broken at a time."""
+    good = plan_operands(plan, {0: (1, 2, 3), 1: (2, 2, 2)})
+
+    def changed(why: str, **change: Any) -> Fault:
+        return why, good, {**_CONV, **change}
+
+    yield "lhs channels 3, rhs expects 2", plan_operands(plan, {0: (1, 3, 3), 1: (2, 2, 2)}), _CONV
+    yield "lhs and rhs ranks differ", plan_operands(plan, {0: (1, 2, 3), 1: (2, 2, 2, 2)}), _CONV
+    yield "an operand of rank below 3", plan_operands(plan, {0: (2, 3), 1: (2, 2, 2)}), _CONV
+    yield changed("padding (-2, -2) leaves a negative extent", padding=((-2, -2),))
+    yield changed("padding (-4, 0) leaves a negative extent", padding=((-4, 0),))
+    yield changed("window stride 0", window_strides=(0,))
+    yield changed("lhs dilation 0", lhs_dilation=(0,))
+    yield changed("rhs dilation 0", rhs_dilation=(0,))
+    yield changed("feature_group_count 0", feature_group_count=0)
+    yield changed("feature_group_count 3 divides no channel count", feature_group_count=3)
+    yield changed("two padding pairs for one spatial dimension", padding=((0, 0), (0, 0)))
+    yield changed("two strides for one spatial dimension", window_strides=(1, 1))
+    yield changed("a padding pair that is not a pair", padding=((0,),))
+    yield changed("a padding bound that is not an int", padding=((0.5, 0),))

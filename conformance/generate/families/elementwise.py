@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -50,6 +50,7 @@ from conformance.generate.primitives import (
     _tensor_of,
     _weak_values,
 )
+from conformance.generate.rule_operands import Fault, plan_operands, tensor_positions
 from conformance.model.calls import Call, Family
 from oracle import Arithmetic, OperandRole, OperationPlan, Tensor, binary32, operation_facts
 
@@ -294,3 +295,25 @@ def shape_examples(plan: OperationPlan, facts: PlanFacts) -> list[Call]:
 def embed_group(plan: OperationPlan, group: list[Any], note: str, options: dict) -> Call | None:
     """Elementwise operations have no group: None."""
     return None
+
+
+def pass_through(plan: OperationPlan, values: Sequence[float], note: str) -> Call | None:
+    """None: an elementwise plan's result classes come from the palette search."""
+    return None
+
+
+# -- validation rules: one faulty call each (conformance.generate.validation) ---------
+
+
+def validation_rules(plan: OperationPlan) -> Iterator[Fault]:
+    """The faulty calls of the elementwise validation rules: shapes that do not broadcast."""
+    positions = tensor_positions(plan)
+    if len(positions) >= 2:
+        for position in positions:
+            shapes = {p: (2,) for p in positions}
+            shapes[position] = (3,)
+            yield (
+                f"shapes do not broadcast (operand {position} is (3,), the others (2,))",
+                plan_operands(plan, shapes),
+                {},
+            )

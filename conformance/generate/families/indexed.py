@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -27,6 +27,7 @@ from conformance.classes.boundary import (
 from conformance.generate.families.measures import Invalid as _Invalid
 from conformance.generate.families.measures import (
     _sum_classes,
+    accumulation_classes,
 )
 from conformance.generate.families.reduction import _axis_ok
 from conformance.generate.families.shapes import add_length
@@ -40,6 +41,7 @@ from conformance.generate.primitives import (
     _tensor,
     _tensor_of,
 )
+from conformance.generate.rule_operands import Fault, plan_operands, tensor, tensor_positions
 from conformance.model.calls import Call, Family
 from oracle import OperationPlan, Tensor
 
@@ -96,6 +98,7 @@ def _indexed(call: Call, facts: PlanFacts, operands, parameters, hits) -> None:
         targets.setdefault(target, [data.values[target]]).append(update)
     for terms in targets.values():
         _sum_classes(terms, hits)
+        accumulation_classes(facts.plan, terms, hits)
         add_length(len(terms) - 1, hits, SCATTER_UPDATE_COUNTS)
 
 
@@ -276,3 +279,41 @@ def embed_group(plan: OperationPlan, group: list[Any], note: str, options: dict)
     if family is Family.SCATTER:
         operands.append(_tensor_of(F32, group[::-1]))
     return _make(plan, operands, {"axis": 0}, note=note)
+
+
+def pass_through(plan: OperationPlan, values: Sequence[float], note: str) -> Call | None:
+    """Gather of the Float32 *values* at every index; scatter of one update (the
+    first value again) onto them; scatter_add of -0 onto them."""
+    family = plan_facts(plan).family
+    data = _tensor_of(F32, values)
+    if family is Family.GATHER:
+        return _make(plan, [data, _tensor_of(I32, range(len(values)))], {"axis": 0}, note=note)
+    update = values[0] if family is Family.SCATTER else -0.0
+    operands = [data, _tensor_of(I32, [0]), _tensor_of(F32, [update])]
+    return _make(plan, operands, {"axis": 0}, note=note)
+
+
+# -- validation rules: one faulty call each (conformance.generate.validation) ---------
+
+
+def validation_rules(plan: OperationPlan) -> Iterator[Fault]:
+    """The faulty calls of gather's, scatter's and scatter_add's validation rules."""
+    family = plan_facts(plan).family
+    positions = tensor_positions(plan)
+
+    def call(values: tuple[int, ...], axis: int = 0, updates: int | None = None) -> list[Any]:
+        operands = plan_operands(plan, {positions[0]: (3, 2)})
+        operands[positions[1]] = Tensor(I32, (len(values),), values)
+        if family is not Family.GATHER:
+            rows = len(values) if updates is None else updates
+            operands[positions[2]] = tensor(plan.operands[positions[2]].dtype, (rows, 2))
+        return operands
+
+    yield "index 3 out of range [0, 3)", call((0, 3)), {"axis": 0}
+    yield "index -1 (negative indices are out of range)", call((-1, 1)), {"axis": 0}
+    yield "axis 2 out of range for 2 dimensions", call((0, 1)), {"axis": 2}
+    yield "axis 1.0 is not an int", call((0, 1)), {"axis": 1.0}
+    if family is not Family.GATHER:
+        yield "updates have 3 rows for 2 indices", call((0, 1), updates=3), {"axis": 0}
+    if family is Family.SCATTER:
+        yield "duplicate scatter indices", call((1, 1)), {"axis": 0}

@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -18,9 +18,11 @@ from conformance.classes.boundary import (
     B,
     PlanFacts,
 )
+from conformance.generate.accumulator_witnesses import witness as accumulator_witness
 from conformance.generate.families.measures import Invalid as _Invalid
 from conformance.generate.families.measures import (
     _sum_classes,
+    accumulation_classes,
 )
 from conformance.generate.families.shapes import add_length
 from conformance.generate.order_values import cancelling_terms, integer_terms
@@ -33,8 +35,9 @@ from conformance.generate.primitives import (
     _tensor,
     _tensor_of,
 )
+from conformance.generate.rule_operands import Fault, plan_operands
 from conformance.model.calls import Call, Family
-from oracle import Arithmetic, OperationPlan, Tensor, binary32
+from oracle import Arithmetic, DType, OperationPlan, Tensor, binary32
 from oracle.dtypes import INT32_MAX, INT32_MIN
 
 
@@ -62,6 +65,7 @@ def _matmul(call: Call, facts: PlanFacts, operands, hits) -> None:
                     for t in range(k)
                 ]
                 _sum_classes(terms, hits)
+                accumulation_classes(plan, terms, hits)
                 if plan.compute is not Arithmetic.BINARY32:
                     total = sum(terms)
                     if INT32_MIN <= total <= INT32_MAX and any(
@@ -145,11 +149,36 @@ def _terms(plan: OperationPlan, position: int, count: int, seed: int) -> tuple[A
     return integer_terms(count, seed, 2**20 if converted else 1000)
 
 
+def _accumulator_witness_operands(plan: OperationPlan, witness: Sequence[float]) -> list[Tensor]:
+    """A 2 x K by K x 2 product whose outputs (0, 0) and (1, 1) sum *witness* times
+    ones: along a row of the left operand and down a column of the right one (each
+    where that operand is Float32; the other factors are ones)."""
+    k = len(witness)
+    sides = []
+    for position in (0, 1):
+        dtype = _operand_dtype(plan, position)
+        ones = [_neutral(dtype)] * k
+        terms = list(witness) if dtype is F32 else ones
+        if position == 0:  # rows: the witness, then ones
+            sides.append(_tensor_of(dtype, [*terms, *ones], (2, k)))
+        else:  # columns: ones, then the witness
+            sides.append(_tensor_of(dtype, [v for pair in zip(ones, terms) for v in pair], (k, 2)))
+    return sides
+
+
 def shape_examples(plan: OperationPlan, facts: PlanFacts) -> list[Call]:
     """A 2 x K by K x 2 product for every K of LENGTHS (a gemm tile, not a vector
-    product), with order-sensitive values."""
+    product), with order-sensitive values; with a Float64 accumulator, the K terms
+    of two outputs are an accumulator witness
+    (:mod:`conformance.generate.accumulator_witnesses`) wherever one exists."""
     out = []
+    float64 = plan.accumulator_dtype is DType.Float64
     for k in LENGTHS:
+        witness = accumulator_witness(k) if float64 else None
+        if witness is not None:
+            operands = _accumulator_witness_operands(plan, witness)
+            out.append(_make(plan, operands, note=f"K = {k}, a Float64-accumulator witness"))
+            continue
         a = _tensor_of(_operand_dtype(plan, 0), _terms(plan, 0, 2 * k, k), (2, k))
         b = _tensor_of(_operand_dtype(plan, 1), _terms(plan, 1, 2 * k, k + 1), (k, 2))
         out.append(_make(plan, [a, b], note=f"K = {k}"))
@@ -168,3 +197,28 @@ def embed_group(plan: OperationPlan, group: list[Any], note: str, options: dict)
             terms = _tensor_of(dtype, group, (1, n) if side == 0 else (n, 1))
             return _make(plan, [terms, ones] if side == 0 else [ones, terms], note=note)
     return None
+
+
+def pass_through(plan: OperationPlan, values: Sequence[float], note: str) -> Call | None:
+    """An n x 1 by 1 x 1 product of the Float32 *values* and a one (a 1 x 1 by 1 x n
+    one when the left operand is not Float32)."""
+    n = len(values)
+    dtypes = [_operand_dtype(plan, i) for i in (0, 1)]
+    if F32 not in dtypes:
+        return None
+    side = dtypes.index(F32)
+    other = dtypes[1 - side]
+    one = _tensor_of(other, [_neutral(other)], (1, 1))
+    if side == 0:
+        return _make(plan, [_tensor_of(F32, values, (n, 1)), one], note=note)
+    return _make(plan, [one, _tensor_of(F32, values, (1, n))], note=note)
+
+
+# -- validation rules: one faulty call each (conformance.generate.validation) ---------
+
+
+def validation_rules(plan: OperationPlan) -> Iterator[Fault]:
+    """The faulty calls of matmul's validation rules: operand shapes that do not fit."""
+    yield "inner dimensions 3 and 4 differ", plan_operands(plan, {0: (2, 3), 1: (4, 2)}), {}
+    yield "a rank-1 left operand", plan_operands(plan, {0: (3,), 1: (3, 2)}), {}
+    yield "a rank-3 right operand", plan_operands(plan, {0: (2, 3), 1: (1, 3, 2)}), {}

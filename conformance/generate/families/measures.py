@@ -28,7 +28,9 @@ from conformance.classes.boundary import (
 from conformance.classes.witness_tables import (
     _is_midpoint,
 )
-from oracle import binary32
+from conformance.generate.accumulator_witnesses import FAULT_CLASSES, faults_rejected
+from conformance.generate.order_values import order_classes
+from oracle import Accumulation, DType, OperationPlan, binary32
 from oracle.dtypes import INT32_MAX, INT32_MIN
 
 
@@ -168,6 +170,27 @@ def _sum_classes(terms: Sequence[Any], hits: set[Boundary]) -> None:
         hits.add(B.SUM_WIDTH_SENSITIVE)
     if overflowed and not math.isinf(binary32.round_fraction(exact)):
         hits.add(B.SUM_INTERMEDIATE_OVERFLOW)
+
+
+def accumulation_classes(
+    plan: OperationPlan, terms: Sequence[Any], hits: set[Boundary], *, off_last_axis: bool = False
+) -> None:
+    """The order classes of one accumulation group of *plan* (docs/shape-classes.md):
+    for a sequential sum or product, each other order that changes its result
+    (:func:`~conformance.generate.order_values.order_classes`); for a FLOATING sum
+    with a Float64 accumulator, each way of not honouring it that the acceptance set
+    rejects (:func:`~conformance.generate.accumulator_witnesses.faults_rejected`),
+    also as the OFF_LAST_AXIS class when the group runs along an axis other than
+    the input's last."""
+    accumulation = plan.accumulation
+    if accumulation is Accumulation.SEQUENTIAL_BINARY32:
+        hits |= order_classes(terms, np.add)
+    elif accumulation is Accumulation.SEQUENTIAL_BINARY32_PRODUCT:
+        hits |= order_classes(terms, np.multiply)
+    elif accumulation is Accumulation.FLOATING and plan.accumulator_dtype is DType.Float64:
+        for fault in faults_rejected(terms):
+            on_last, off_last = FAULT_CLASSES[fault]
+            hits.add(off_last if off_last_axis else on_last)
 
 
 def _product_classes(terms: Sequence[float], hits: set[Boundary]) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -25,12 +25,14 @@ from conformance.classes.boundary import (
     PlanFacts,
     plan_facts,
 )
+from conformance.generate.accumulator_witnesses import witness as accumulator_witness
 from conformance.generate.families.measures import Invalid as _Invalid
 from conformance.generate.families.measures import (
     _extremum_classes,
     _order_classes,
     _product_classes,
     _sum_classes,
+    accumulation_classes,
 )
 from conformance.generate.families.shapes import (
     add_axes,
@@ -58,8 +60,9 @@ from conformance.generate.primitives import (
     _tensor,
     _tensor_of,
 )
+from conformance.generate.rule_operands import Fault, axis_faults, empty_group, plan_operands
 from conformance.model.calls import Call, Family, ParameterKind
-from oracle import Accumulation, OperationPlan, Tensor, binary32
+from oracle import Accumulation, DType, OperationPlan, Tensor, binary32
 
 
 def _axis_ok(axis: Any, ndim: int) -> bool:
@@ -158,12 +161,13 @@ def _reduction(call: Call, facts: PlanFacts, operands, parameters, hits) -> None
         for g in groups:
             _order_classes(g, descending, k, hits)
         return
-    if accumulation is Accumulation.SEQUENTIAL_BINARY32_PRODUCT:
-        for g in groups:
-            _product_classes(g, hits)
-        return
+    off_last_axis = x.ndim >= 2 and x.ndim - 1 not in axes
     for g in groups:
-        _sum_classes(g, hits)
+        if accumulation is Accumulation.SEQUENTIAL_BINARY32_PRODUCT:
+            _product_classes(g, hits)
+        else:
+            _sum_classes(g, hits)
+        accumulation_classes(facts.plan, g, hits, off_last_axis=off_last_axis)
 
 
 FAMILIES = frozenset({Family.REDUCE, Family.ARG, Family.SCAN, Family.SORT, Family.TOPK})
@@ -423,12 +427,25 @@ def _extremum_call(plan: OperationPlan, facts: PlanFacts, row: list[float], note
 
 def _order_witness(plan: OperationPlan, n: int) -> tuple[float, ...] | None:
     """For a sequential accumulation, *n* terms whose sequential result differs
-    from every other plausible order (:mod:`conformance.generate.order_values`)."""
+    from every other plausible order (:mod:`conformance.generate.order_values`);
+    for a FLOATING sum with a Float64 accumulator, *n* terms on which every way of
+    not honouring it is rejected (:mod:`conformance.generate.accumulator_witnesses`;
+    None below 3 terms)."""
     if plan.accumulation is Accumulation.SEQUENTIAL_BINARY32:
         return sum_witness(n)
     if plan.accumulation is Accumulation.SEQUENTIAL_BINARY32_PRODUCT:
         return product_witness(n)
+    if plan.accumulator_dtype is DType.Float64:
+        return accumulator_witness(n)
     return None
+
+
+def _off_last_axis(plan: OperationPlan, witness: Sequence[float], note: str) -> Call:
+    """*witness* down both columns of an n x 2 input, reduced over axis 0 (a strided
+    reduction, off the last axis)."""
+    n = len(witness)
+    x = _tensor_of(F32, [v for v in witness for _ in range(2)], (n, 2))
+    return _make(plan, [x], {"axis": 0, "keepdims": False}, note=note)
 
 
 def shape_examples(plan: OperationPlan, facts: PlanFacts) -> list[Call]:
@@ -461,7 +478,11 @@ def shape_examples(plan: OperationPlan, facts: PlanFacts) -> list[Call]:
         parameters: dict[str, Any] = {"axis": 0}
         if family is Family.REDUCE:
             parameters["keepdims"] = False
-        out.append(_make(plan, [x], parameters, note=f"an order witness of {n} terms"))
+        kind = "a Float64-accumulator" if plan.accumulator_dtype is DType.Float64 else "an order"
+        out.append(_make(plan, [x], parameters, note=f"{kind} witness of {n} terms"))
+        if plan.accumulator_dtype is DType.Float64:
+            note = f"{kind} witness of {n} terms off the last axis"
+            out.append(_off_last_axis(plan, witness, note))
     for rank in range(1, MAX_RANK + 1):
         shape = _RANK_SHAPE[:rank]
         for axis in range(-rank, rank):
@@ -501,3 +522,75 @@ def embed_group(plan: OperationPlan, group: list[Any], note: str, options: dict)
         k = len(group) if options["k"] is None else options["k"]
         parameters = {"k": k, "axis": 0, "largest": options["largest"]}
     return _make(plan, [x], parameters, note=note)
+
+
+def pass_through(plan: OperationPlan, values: Sequence[float], note: str) -> Call | None:
+    """A call whose results are the Float32 *values*: reduce and scan over the
+    length-1 axis of a column, sort of the row, top-k of all of it (None for arg,
+    whose results are indices, or a non-Float32 operand)."""
+    family = plan_facts(plan).family
+    if _operand_dtype(plan, 0) is not F32 or family is Family.ARG:
+        return None
+    n = len(values)
+    if family in (Family.REDUCE, Family.SCAN):
+        parameters: dict[str, Any] = {"axis": 1}
+        if family is Family.REDUCE:
+            parameters["keepdims"] = False
+        return _make(plan, [_tensor_of(F32, values, (n, 1))], parameters, note=note)
+    if family is Family.SORT:
+        parameters = {"axis": -1, "descending": False}
+    else:
+        parameters = {"k": n, "axis": -1, "largest": True}
+    return _make(plan, [_tensor_of(F32, values)], parameters, note=note)
+
+
+# -- validation rules: one faulty call each (conformance.generate.validation) ---------
+
+
+def _reduce(plan: OperationPlan) -> Iterator[Fault]:
+    yield from axis_faults(plan, {"keepdims": False}, tuples=True)
+    x = plan_operands(plan, {0: (2, 3)})
+    yield "keepdims is not a bool", x, {"axis": None, "keepdims": 1}
+    if plan.operation in ("reduce_max", "reduce_min"):
+        yield from empty_group(plan, {"keepdims": False})
+
+
+def _arg(plan: OperationPlan) -> Iterator[Fault]:
+    yield from axis_faults(plan, {}, tuples=False)
+    yield from empty_group(plan, {})
+
+
+def _scan(plan: OperationPlan) -> Iterator[Fault]:
+    yield from axis_faults(plan, {}, tuples=False)
+    yield "axis None where an int is required", plan_operands(plan, {0: (2, 3)}), {"axis": None}
+
+
+def _sort(plan: OperationPlan) -> Iterator[Fault]:
+    yield from axis_faults(plan, {"descending": False}, tuples=False)
+    x = plan_operands(plan, {0: (2, 3)})
+    yield "descending is not a bool", x, {"axis": -1, "descending": 1}
+
+
+def _topk(plan: OperationPlan) -> Iterator[Fault]:
+    yield from axis_faults(plan, {"k": 1, "largest": True}, tuples=False)
+    x = plan_operands(plan, {0: (2, 3)})
+    for k, why in ((None, "k is None"), (1.0, "k is a float"), (True, "k is a bool"),
+                   (-1, "k = -1 is below 0"), (4, "k = 4 exceeds the extent 3")):  # fmt: skip
+        yield why, x, {"k": k, "axis": -1, "largest": True}
+    yield "largest is not a bool", x, {"k": 1, "axis": -1, "largest": 1}
+
+
+#: family -> the faulty calls of its validation rules
+_RULES = {
+    Family.REDUCE: _reduce,
+    Family.ARG: _arg,
+    Family.SCAN: _scan,
+    Family.SORT: _sort,
+    Family.TOPK: _topk,
+}
+
+
+def validation_rules(plan: OperationPlan) -> Iterator[Fault]:
+    """The faulty calls of the validation rules of *plan*'s row family: axes, flags,
+    ``k``, extrema of an empty group."""
+    return _RULES[plan_facts(plan).family](plan)
