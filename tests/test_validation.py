@@ -60,7 +60,7 @@ def test_every_rule_call_is_refused_by_the_oracle_and_selects_its_plan():
     ("operation", "dtypes", "rules"),
     [
         ("_topk_values", (F32,), ["k is None", "k = -1 is below 0", "k = 4 exceeds the extent 3"]),
-        ("conv_general", (F32, F32), ["padding (-2, -2) leaves a negative extent"]),
+        ("conv_general", (F32, F32), ["padding (-2, -2) makes an extent negative"]),
         (
             "reduce_sum",
             (F32,),
@@ -116,7 +116,7 @@ class _Lenient(CPUBackend):
     ("operation", "dtypes", "rule"),
     [
         ("_topk_values", (F32,), "rule: k is None"),
-        ("conv_general", (F32, F32), "rule: padding (-2, -2) leaves a negative extent"),
+        ("conv_general", (F32, F32), "rule: padding (-2, -2) makes an extent negative"),
     ],
 )
 def test_a_backend_missing_a_rule_fails_the_invalid_check(operation, dtypes, rule):

@@ -294,8 +294,8 @@ def validation_rules(plan: OperationPlan) -> Iterator[Fault]:
     yield "lhs channels 3, rhs expects 2", plan_operands(plan, {0: (1, 3, 3), 1: (2, 2, 2)}), _CONV
     yield "lhs and rhs ranks differ", plan_operands(plan, {0: (1, 2, 3), 1: (2, 2, 2, 2)}), _CONV
     yield "an operand of rank below 3", plan_operands(plan, {0: (2, 3), 1: (2, 2, 2)}), _CONV
-    yield changed("padding (-2, -2) leaves a negative extent", padding=((-2, -2),))
-    yield changed("padding (-4, 0) leaves a negative extent", padding=((-4, 0),))
+    yield changed("padding (-2, -2) makes an extent negative", padding=((-2, -2),))
+    yield changed("padding (-4, 0) makes an extent negative", padding=((-4, 0),))
     yield changed("window stride 0", window_strides=(0,))
     yield changed("lhs dilation 0", lhs_dilation=(0,))
     yield changed("rhs dilation 0", rhs_dilation=(0,))
