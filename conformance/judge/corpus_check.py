@@ -210,12 +210,6 @@ def _corpus_reference(
     return expected, exact
 
 
-def _single_case(plan: OperationPlan, bits: tuple[int, ...], note: str) -> Call:
-
-    tensors = [Tensor(DType.Float32, (1,), (binary32.from_bits(b),)) for b in bits]
-    return Call(plan.operation, forward_arguments(plan.operation, tensors), None, plan, note=note)
-
-
 #: Lengths tried, shortest first, for a corpus case that conforms alone but not inside
 #: its chunk: kernels switch to vector lanes and blocked loops by length, so the case
 #: repeated to one of these lengths usually takes the path the chunk took.
@@ -228,7 +222,14 @@ def _repeated_case(plan: OperationPlan, bits: tuple[int, ...], length: int, note
     return Call(plan.operation, forward_arguments(plan.operation, tensors), None, plan, note=note)
 
 
-def _batched_failure(checker: Checker, bits: tuple[int, ...], cls: str, note: str) -> Any:
+def _single_case(plan: OperationPlan, bits: tuple[int, ...], note: str) -> Call:
+    """The corpus case *bits* alone: one element an operand."""
+    return _repeated_case(plan, bits, 1, note)
+
+
+def _batched_failure(
+    checker: Checker, bits: tuple[int, ...], cls: str, note: str
+) -> Outcome | None:
     """The outcome of the shortest repetition of a corpus case (:data:`BATCH_REPRO_LENGTHS`)
     that shows element class *cls*, or None: the case fails only beside other cases."""
     for length in BATCH_REPRO_LENGTHS:
