@@ -30,7 +30,6 @@ exception class names and messages, warning texts and finding class names.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import threading
@@ -350,10 +349,10 @@ def serve(connection: Connection) -> None:
 
 
 def main(argv: list[str]) -> None:
+    """Serve the judge on the pipes *argv* names (read fd, write fd).  The client's
+    bootstrap (``conformance.host.client._BOOTSTRAP``) has restored the judge's
+    ``sys.path`` before this module was imported."""
     read_fd, write_fd = int(argv[0]), int(argv[1])
-    path = os.environ.get("PLANCHECK_HOST_SYS_PATH")
-    if path:
-        sys.path[:] = json.loads(path)
     reader = Connection(read_fd, writable=False)
     writer = Connection(write_fd, readable=False)
 
