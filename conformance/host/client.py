@@ -109,6 +109,12 @@ class BackendHost:
         return str((self.info or self.ensure()).get("version", "unknown"))
 
     @property
+    def composed(self) -> dict[str, str]:
+        """The operations the hosted adapter composes from several library calls
+        (operation -> how), from the backend's ``composed_operations``."""
+        return dict((self.info or self.ensure()).get("composed") or {})
+
+    @property
     def unsupported(self) -> Any:
         return (self.info or self.ensure()).get("unsupported") or None
 

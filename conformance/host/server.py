@@ -35,6 +35,7 @@ import sys
 import threading
 import time
 import warnings
+from collections.abc import Mapping
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -79,6 +80,16 @@ def _snapshot(backend: Any, native: Any) -> Any:
         return None
 
 
+def _composed_operations(backend: object) -> dict[str, str]:
+    """The backend's optional ``composed_operations`` mapping (operation name -> a
+    one-line description of the library calls the adapter composes it from), as
+    plain strings; anything else is read as no composition declared."""
+    declared = getattr(backend, "composed_operations", None)
+    if not isinstance(declared, Mapping):
+        return {}
+    return {str(name): str(how) for name, how in declared.items()}
+
+
 class Host:
     """The backend and what the host remembers between calls."""
 
@@ -119,6 +130,9 @@ class Host:
             "unsupported": unsupported,
             "has_to_numpy": getattr(self.backend, "to_numpy", None) is not None,
             "has_allocations": isinstance(getattr(self.backend, "allocations", None), int),
+            # operations the adapter composes from several library calls (operation ->
+            # how): their classes are the adapter's, not the library's (docs/new-backend.md)
+            "composed": _composed_operations(self.backend),
             "after_import": list(self.sticky),
             "patched": patched,
             "pid": os.getpid(),
