@@ -251,7 +251,9 @@ def _import_module(module_name: str) -> Any:
             parent_name, _, leaf = missing.rpartition(".")
             parent = sys.modules.get(parent_name) if parent_name else None
             folders = [] if parent is None else _shadowed_folders(parent, parent_name, leaf)
-            if not _names_part_of(missing, module_name) or not folders or missing in extended:
+            if parent is None or not folders or missing in extended:
+                raise
+            if not _names_part_of(missing, module_name):
                 raise
             extended.add(missing)
             parent.__path__.append(folders[0])
