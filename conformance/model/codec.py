@@ -262,7 +262,7 @@ def _numpy_scalar(data: Mapping[str, Any]) -> np.generic:
     if "bits" in data:
         if kind is not np.float32:
             raise ValueError("only numpy.float32 is encoded by its bits")
-        return np.uint32(_bits(data["bits"], 32)).view(np.float32)[()]
+        return np.uint32(_bits(data["bits"], 32)).view(np.float32)
     if "float" in data:
         if not issubclass(kind, np.floating):
             raise ValueError(f"numpy.{name} holds no float")
