@@ -47,6 +47,8 @@ def _naming_machine_paths() -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
     for name in _tracked_files():
         path = ROOT / name
+        if path == Path(__file__).resolve():  # its examples of what the pattern finds
+            continue
         if not path.is_file():  # deleted in the working tree
             continue
         hits = [m.group().decode() for m in MACHINE_PATH.finditer(path.read_bytes())]
