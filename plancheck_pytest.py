@@ -22,35 +22,11 @@ from typing import Any
 
 import pytest
 
-#: the default per-call timeout in seconds (``--plancheck-timeout``)
-DEFAULT_TIMEOUT = 10.0
+# the option table's one home, a module of its own that both this entry point and the
+# plugin (conformance.pytest_plugin.options) import: no import circle between them
+from plancheck_options import DEFAULT_TIMEOUT, OPTIONS, attribute
 
-#: option name -> (repeatable, metavar, help); every option has an ini setting of
-#: the same name with ``_`` for ``-`` (``plancheck_ulp_budget``)
-OPTIONS: dict[str, tuple[bool, str, str]] = {
-    "backend": (True, "NAME", "backend under test: generic, cpu or package.module:attribute "
-                "(repeatable); adds the conformance suite to the run"),
-    "op": (True, "OPERATION", "run the suite for these operations only (repeatable)"),
-    "profile": (False, "ci|dev|thorough", "ci: derandomized and fast (default); dev: random "
-                "with a local database; thorough: many examples and corpus level 2"),
-    "ulp-budget": (True, "OP=N", "ULP budget for a correctly rounded operation (repeatable)"),
-    "timeout": (False, "SECONDS", f"per-call timeout (default {DEFAULT_TIMEOUT:g}; 0: none)"),
-    "xfail": (False, "FILE", "known deviations: operation[/plan] and a reason per entry"),
-    "unsupported": (True, "FEATURE", "a capability feature the backend does not support "
-                    "(repeatable): calls needing it are counted, not judged"),
-    "seed": (False, "SEED", "the random seed of the search (an integer >= 0); printed at the "
-             "start of every run, the same seed repeats the same calls"),
-    "max-examples": (False, "N", "generated calls per plan instead of the profile's"),
-    "xfail-strict": (False, "true|false", "true: a listed deviation that no longer fails "
-                     "fails the run (as pytest's xfail_strict)"),
-    "report": (False, "PATH", "write the conformance report (.json, .md or .html), updated "
-               "per test item"),
-}  # fmt: skip
-
-
-def attribute(name: str) -> str:
-    """The ``config.option`` attribute (and ini name) of option *name*."""
-    return "plancheck_" + name.replace("-", "_")
+__all__ = ["DEFAULT_TIMEOUT", "OPTIONS", "asked", "attribute", "shadowing_package"]
 
 
 def pytest_addoption(parser: Any) -> None:

@@ -48,7 +48,7 @@ import difflib
 import importlib
 import os
 import sys
-from typing import Any
+from typing import Any, TypeGuard
 
 from .errors import BackendLoadError
 from .protocol import Backend
@@ -105,7 +105,7 @@ def known_names() -> list[str]:
     return names
 
 
-def get(name: str) -> Any:
+def get(name: str) -> Backend[Any]:
     """The backend called *name* (see the module docstring)."""
     if not isinstance(name, str):
         raise TypeError(f"a backend name is a string, got {type(name).__name__}")
@@ -174,7 +174,7 @@ def _class_names(source: str) -> list[str]:
     return [node.name for node in tree.body if isinstance(node, ast.ClassDef)]
 
 
-def _builtin(name: str, builtin: str, options: dict[str, Any]) -> Any:
+def _builtin(name: str, builtin: str, options: dict[str, Any]) -> Backend[Any]:
     module_name, _, attribute = BUILTIN_BACKENDS[builtin].partition(":")
     try:
         module = importlib.import_module(module_name)
@@ -251,7 +251,9 @@ def _import_module(module_name: str) -> Any:
             parent_name, _, leaf = missing.rpartition(".")
             parent = sys.modules.get(parent_name) if parent_name else None
             folders = [] if parent is None else _shadowed_folders(parent, parent_name, leaf)
-            if not _names_part_of(missing, module_name) or not folders or missing in extended:
+            if parent is None or not folders or missing in extended:
+                raise
+            if not _names_part_of(missing, module_name):
                 raise
             extended.add(missing)
             parent.__path__.append(folders[0])
@@ -304,7 +306,7 @@ def _nearby_modules(package_name: str, leaf: str) -> list[str]:
     return [f"{package_name}.{n}" for n in close]
 
 
-def _outside(name: str, module_name: str, attribute: str) -> Any:
+def _outside(name: str, module_name: str, attribute: str) -> Backend[Any]:
     _working_directory_first()
     try:
         target = _import_module(module_name)
@@ -325,14 +327,14 @@ def _outside(name: str, module_name: str, attribute: str) -> Any:
     return _instance(name, target, {})
 
 
-def _is_backend(value: Any) -> bool:
+def _is_backend(value: object) -> TypeGuard[Backend[Any]]:
     try:
         return isinstance(value, Backend)
     except Exception:  # a hostile __getattr__ or __class__: not a backend
         return False
 
 
-def _instance(name: str, target: Any, options: dict[str, Any]) -> Any:
+def _instance(name: str, target: Any, options: dict[str, Any]) -> Backend[Any]:
     """A backend from a class, a factory or an instance."""
     if isinstance(target, type) or (callable(target) and not _is_backend(target)):
         try:

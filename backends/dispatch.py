@@ -12,7 +12,7 @@ hands ``(plan, *args)`` to the kernel.  Kernels never decide a dtype.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from oracle import (
     DType,
@@ -66,7 +66,7 @@ class KernelBackend:
     """
 
     name: str = "abstract"
-    kernels: Mapping[str, Kernel] = {}
+    kernels: ClassVar[Mapping[str, Kernel]] = {}
 
     def __init__(self) -> None:
         self.allocations = 0

@@ -859,11 +859,11 @@ def round_float64_array(a: np.ndarray) -> np.ndarray:
 
 def _round_half_even_shift(value: np.ndarray, shift: np.ndarray | int) -> np.ndarray:
     """value / 2**shift rounded to nearest, ties to even (uint64, 1 <= shift < 64)."""
-    shift = np.uint64(shift) if np.isscalar(shift) else shift.astype(np.uint64)
+    shifts = np.asarray(shift, dtype=np.uint64)  # one shift, or one per element
     one = np.uint64(1)
-    kept = value >> shift
-    dropped = value & ((one << shift) - one)
-    half = one << (shift - one)
+    kept = value >> shifts
+    dropped = value & ((one << shifts) - one)
+    half = one << (shifts - one)
     round_up = (dropped > half) | ((dropped == half) & ((kept & one) == one))
     return kept + round_up.astype(np.uint64)
 

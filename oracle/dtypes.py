@@ -41,6 +41,7 @@ class DType:
     """
 
     __slots__ = ("_name",)
+    _name: str  # set once by __init__ (object.__setattr__: instances are immutable)
 
     _registry: ClassVar[dict[str, DType]] = {}
     _lock: ClassVar[threading.Lock] = threading.Lock()
@@ -127,6 +128,7 @@ class DTypeCategory(DType):
     """
 
     __slots__ = ("_parent",)
+    _parent: DTypeCategory | None
 
     def __init__(self, name: str, parent: DTypeCategory | None = None) -> None:
         if parent is None and "Any" in DType._registry:
@@ -145,6 +147,8 @@ class SimpleDType(DType):
     """One concrete element encoding of *bits* bits in *category*."""
 
     __slots__ = ("_bits", "_category")
+    _bits: int
+    _category: DTypeCategory
 
     def __init__(self, name: str, *, bits: int, category: DTypeCategory) -> None:
         if type(bits) is not int or bits <= 0:
@@ -172,6 +176,9 @@ class CompoundDType(DType):
     """
 
     __slots__ = ("_block_size", "_element", "_scale")
+    _block_size: int
+    _element: SimpleDType
+    _scale: SimpleDType
 
     def __init__(
         self, name: str, *, element: SimpleDType, scale: SimpleDType, block_size: int

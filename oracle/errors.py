@@ -131,7 +131,7 @@ def compound_deferred(operation: str, position: int, dtype: DType) -> NotImpleme
 
 
 def unimplemented_dtype(
-    operation: str, position: int, dtype: DType, implemented: Iterable[DType]
+    operation: str, position: int, dtype: object, implemented: Iterable[DType]
 ) -> NotImplementedError:
     return NotImplementedError(
         f"{_at(operation, position)}: {dtype!r} is registered but has no operation "
@@ -141,7 +141,7 @@ def unimplemented_dtype(
 
 
 def outside_domain(
-    operation: str, position: int, dtype: DType, domain: Iterable[DType]
+    operation: str, position: int, dtype: object, domain: Iterable[DType]
 ) -> TypeError:
     return TypeError(
         f"{_at(operation, position)}: {dtype!r} is outside this overload's domain; "

@@ -21,7 +21,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeGuard
 
 import numpy as np
 
@@ -242,7 +242,7 @@ def expected(
             check_operand_extents(operation, position, argument.shape)
     reference = REFERENCES[operation]
     conformance = _conformance(reference, plan)
-    common = {"nan_bits": reference.nan_bits, "conformance": conformance}
+    nan_bits = reference.nan_bits
     positions = spec.dtype_operand_positions or range(len(plan.operands))
     materialised = list(args)
     try:
@@ -254,9 +254,17 @@ def expected(
             outcome = reference.tensor_rule(plan, *materialised)
             if isinstance(outcome, Bounded):
                 return Expectation(
-                    operation, plan, args, bounds=outcome.intervals, shape=outcome.shape, **common
+                    operation,
+                    plan,
+                    args,
+                    conformance,
+                    bounds=outcome.intervals,
+                    shape=outcome.shape,
+                    nan_bits=nan_bits,
                 )
-            return Expectation(operation, plan, args, result=outcome, **common)
+            return Expectation(
+                operation, plan, args, conformance, result=outcome, nan_bits=nan_bits
+            )
         result, exact_points = _evaluate_elementwise(reference, plan, materialised)
     except SPECIFIED_ERRORS as error:
         return Expectation(operation, plan, args, error=error)
@@ -269,7 +277,15 @@ def expected(
         return Expectation(
             operation, plan, args, error=_unreadable_argument(operation, foreign, args, error)
         )
-    return Expectation(operation, plan, args, result=result, exact_points=exact_points, **common)
+    return Expectation(
+        operation,
+        plan,
+        args,
+        conformance,
+        result=result,
+        exact_points=exact_points,
+        nan_bits=nan_bits,
+    )
 
 
 #: The argument types the oracle knows how to read (non-dtype parameters,
@@ -286,7 +302,7 @@ def _is_known(value: object, depth: int = 0) -> bool:
     return kind in _KNOWN_TYPES or issubclass(kind, _KNOWN_BASES)
 
 
-def _is_tensor(value: object) -> bool:
+def _is_tensor(value: object) -> TypeGuard[Tensor]:
     return issubclass(type(value), Tensor)  # type(), not the object's own __class__
 
 

@@ -15,9 +15,9 @@ oracle is derived from these two; the value rules themselves live in
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from .dtypes import DType
+from .dtypes import DType, SimpleDType
 from .facts import Conformance, Family, OperationFacts
 from .plan import Accumulation as Acc
 from .plan import Arithmetic as Ar
@@ -49,7 +49,9 @@ FLOATING_SUM = PromotionRule(
 POW_RULES = {"TT": TO_FLOAT32, "TW": INTEGER_EXPONENT, "WT": TO_FLOAT32}
 
 
-def ordered(accumulation: Acc, output: DType = F32, kept: tuple[int, ...] = ()) -> PromotionRule:
+def ordered(
+    accumulation: Acc, output: SimpleDType = F32, kept: tuple[int, ...] = ()
+) -> PromotionRule:
     """A Float32 rule whose terms combine by an ordered *accumulation*."""
     return PromotionRule(floating=Branch(Ar.BINARY32, output, accumulation), kept_positions=kept)
 
@@ -93,10 +95,14 @@ class _Row:
     accumulator_configurable: bool = False
 
 
-def _unary(name: str, conformance: Conformance, semantics: str, **facts: bool) -> _Row:
+def _unary(
+    name: str, conformance: Conformance, semantics: str, *, nan_bit_copy: bool = False
+) -> _Row:
     """A Float32-only unary elementwise operation."""
-    row = _Row(name, [("T", _ONLY_F32_1)], TO_FLOAT32, Family.ELEMENTWISE, conformance, semantics)
-    return replace(row, **facts)
+    return _Row(
+        name, [("T", _ONLY_F32_1)], TO_FLOAT32, Family.ELEMENTWISE, conformance, semantics,
+        nan_bit_copy=nan_bit_copy,
+    )  # fmt: skip
 
 
 def _activation(name: str, conformance: Conformance, semantics: str) -> _Row:

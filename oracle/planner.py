@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import product
+from typing import TypeGuard, TypeVar
 
 from . import errors
 from .dtypes import CompoundDType, DType, DTypeCategory, SimpleDType
@@ -67,7 +68,10 @@ def registered_operations() -> tuple[OperationSpec, ...]:
     return tuple(_REGISTRY[name] for name in sorted(_REGISTRY))
 
 
-def _is_instance(value: object, kind: type) -> bool:
+_T = TypeVar("_T")
+
+
+def _is_instance(value: object, kind: type[_T]) -> TypeGuard[_T]:
     """``isinstance``, False for an object whose ``__class__`` lookup raises."""
     try:
         return isinstance(value, kind)
@@ -166,7 +170,7 @@ def _weak_value(operation: str, position: int, operand: object) -> object:
     if not is_weak_integer(operand):
         return operand
     try:
-        return int(operand)  # type: ignore[call-overload]
+        return int(operand)
     except Exception as error:
         raise errors.unreadable_weak_scalar(operation, position, operand, error) from error
 
@@ -200,14 +204,9 @@ def _check_tensor_dtypes(
         if isinstance(dtype, CompoundDType):
             raise errors.compound_deferred(operation, position, dtype)
         if not any(dtype is implemented for implemented in IMPLEMENTED_STORAGE_DTYPES):
-            raise errors.unimplemented_dtype(
-                operation,
-                position,
-                dtype,
-                IMPLEMENTED_STORAGE_DTYPES,  # type: ignore[arg-type]
-            )
+            raise errors.unimplemented_dtype(operation, position, dtype, IMPLEMENTED_STORAGE_DTYPES)
         if not any(dtype is allowed for allowed in domain):
-            raise errors.outside_domain(operation, position, dtype, domain)  # type: ignore[arg-type]
+            raise errors.outside_domain(operation, position, dtype, domain)
 
 
 def _check_agreement(

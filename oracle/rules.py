@@ -17,6 +17,7 @@ from __future__ import annotations
 import enum
 import numbers
 from dataclasses import dataclass
+from typing import TypeGuard
 
 from . import errors
 from .dtypes import INT32_MAX, INT32_MIN, DType, SimpleDType
@@ -25,7 +26,7 @@ from .plan import Accumulation, Arithmetic, OperandPlan, OperandRole, OperationP
 __all__ = ["Branch", "PromotionRule", "WeakIntegers", "is_weak_integer", "is_weak_scalar"]
 
 
-def is_weak_scalar(value: object) -> bool:
+def is_weak_scalar(value: object) -> TypeGuard[numbers.Real]:
     """True for a real Python number: a ``numbers.Real`` (int, float, bool,
     Fraction, numpy integer and floating scalars).
 
@@ -35,7 +36,7 @@ def is_weak_scalar(value: object) -> bool:
     return isinstance(value, numbers.Real)
 
 
-def is_weak_integer(value: object) -> bool:
+def is_weak_integer(value: object) -> TypeGuard[numbers.Integral]:
     """True when a weak scalar selects the integer kind: integral and not a bool."""
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
@@ -83,8 +84,12 @@ class PromotionRule:
                 target = operand if position in self.kept_positions else numeric_dtype
                 plans.append(OperandPlan(OperandRole.TENSOR, operand, target))
                 continue
-            if numeric_dtype is DType.Int32 and not INT32_MIN <= int(operand) <= INT32_MAX:
-                raise errors.weak_integer_range(operation, position, int(operand))
+            # on the integer branch every weak operand is a weak integer
+            # (_takes_integer_branch); the floating branch has no range
+            if is_weak_integer(operand) and numeric_dtype is DType.Int32:
+                value = int(operand)
+                if not INT32_MIN <= value <= INT32_MAX:
+                    raise errors.weak_integer_range(operation, position, value)
             plans.append(OperandPlan(OperandRole.WEAK_SCALAR, None, numeric_dtype))
         return OperationPlan(
             operation=operation,
@@ -107,7 +112,7 @@ class PromotionRule:
             elif not is_weak_integer(operand):
                 return False
             elif self.weak_integers is WeakIntegers.EXPONENT and not (
-                0 <= int(operand) <= INT32_MAX  # type: ignore[call-overload]
+                0 <= int(operand) <= INT32_MAX
             ):
                 return False
         return True

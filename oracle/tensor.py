@@ -80,7 +80,7 @@ def _int32_value(value: object) -> int:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"an Int32 value must be an integer, got {describe(value)}")
     try:
-        as_int = int(value)  # type: ignore[call-overload]
+        as_int = int(value)
     except Exception as error:  # the object's own __int__ failed
         raise TypeError(
             f"an Int32 value must be a readable integer; {describe(value)} "
@@ -115,7 +115,7 @@ def _extent(extent: object, shape: object) -> int:
     try:
         if isinstance(extent, (bool, np.bool_)) or not isinstance(extent, numbers.Integral):
             raise ValueError
-        value = int(extent)  # type: ignore[call-overload]
+        value = int(extent)
         if value < 0:
             raise ValueError
     except Exception as error:

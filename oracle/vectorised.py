@@ -104,6 +104,7 @@ import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import ModuleType
 
 import numpy as np
 
@@ -211,7 +212,7 @@ _INV_SQRT2 = math.sqrt(0.5)
 _GELU_PREMISE_LOW = -10.5 / _INV_SQRT2
 
 
-def _special():
+def _special() -> ModuleType:
     import scipy.special  # noqa: PLC0415 (only erf and gelu need scipy)
 
     return scipy.special
@@ -330,9 +331,9 @@ def near_boundary(y: np.ndarray, tolerance: np.ndarray | float) -> np.ndarray:
             raise ValueError("near_boundary: tolerance too large for the binade test")
         hard = ((bits & _LOW29) - np.uint64(_HALF29 - t)) <= np.uint64(2 * t)
     else:
-        t = (tol * 2.0**53).astype(np.int64) + 2
+        limits = (tol * 2.0**53).astype(np.int64) + 2
         low = (bits & _LOW29).view(np.int64) - _HALF29
-        hard = np.abs(low) <= t
+        hard = np.abs(low) <= limits
     magnitude = bits & _MAG64
     offset = magnitude - _MIN_NORMAL_BITS  # wraps below 2**-126
     hard &= offset < _NORMAL_SPAN
@@ -860,7 +861,9 @@ def _binary_chunk(op: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return r
 
 
-def _fix_midpoints(op: str, s, a64, b64, r) -> np.ndarray:
+def _fix_midpoints(
+    op: str, s: np.ndarray, a64: np.ndarray, b64: np.ndarray, r: np.ndarray
+) -> np.ndarray:
     r64 = r.astype(F64)
     r64 = np.where(np.isinf(r64), np.copysign(2.0**128, s), r64)
     towards = np.where(s > r64, np.float32(np.inf), np.float32(-np.inf))

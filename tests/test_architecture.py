@@ -1,4 +1,4 @@
-"""The conformance package's layering: no import cycle, few function-local imports.
+"""The project's layering: no import cycle, few function-local imports.
 
 Imports are read from the source (module level and inside functions, relative
 and absolute; ``if TYPE_CHECKING:`` blocks excluded), so a cycle hidden in a
@@ -8,10 +8,13 @@ function-local import counts too.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PROJECT = ("conformance", "oracle", "backends")
+#: the top-level modules beside the packages (the pytest entry point, its option table)
+TOP_LEVEL = tuple(sorted(p.stem for p in ROOT.glob("*.py")))
 #: function-local imports of project modules are for start-up laziness only
 LAZY_ALLOWED = {"conformance/cli/__init__.py"}
 
@@ -49,7 +52,7 @@ def _imports(path: Path, modules: set[str]) -> tuple[set[str], int]:
                 base = ".".join([*up, base] if base else up)
             found = [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base
                      for a in node.names]  # fmt: skip
-        found = [f for f in found if f.split(".")[0] in PROJECT]
+        found = [f for f in found if f.split(".")[0] in (*PROJECT, *TOP_LEVEL)]
         if found and id(node) in local:
             local_count += 1
         targets |= {f for f in found if f in modules and f != name}
@@ -63,6 +66,16 @@ def _graph() -> tuple[dict[str, set[str]], dict[str, int]]:
     for path in paths:
         graph[_module_name(path)], local[str(path.relative_to(ROOT))] = _imports(path, modules)
     return graph, local
+
+
+@functools.cache
+def _project_graph() -> dict[str, set[str]]:
+    """Every module of the packages and the top-level modules, with the project modules
+    each imports (module level or inside functions)."""
+    paths = sorted(p for package in PROJECT for p in (ROOT / package).rglob("*.py"))
+    paths += [ROOT / f"{name}.py" for name in TOP_LEVEL]
+    modules = {_module_name(p) for p in paths}
+    return {_module_name(p): _imports(p, modules)[0] for p in paths}
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -103,6 +116,20 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 def test_no_import_cycle_between_conformance_modules():
     graph, _ = _graph()
     assert _cycles(graph) == []
+
+
+def test_no_import_cycle_in_the_project():
+    """oracle, backends, conformance and the top-level modules together: the pytest entry
+    point loads the plugin, so the plugin reads the option table from plancheck_options,
+    never from the entry point (issue 32)."""
+    graph = _project_graph()
+    assert {"plancheck_pytest", "plancheck_options", "oracle.planner"} <= graph.keys()
+    assert "conformance.pytest_plugin" in graph["plancheck_pytest"]
+    assert _cycles(graph) == []
+
+
+def test_the_option_table_imports_nothing_of_the_project():
+    assert _project_graph()["plancheck_options"] == set()
 
 
 def test_the_cycle_finder_finds_a_cycle():

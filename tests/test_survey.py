@@ -296,7 +296,9 @@ def test_survey_error_is_a_value_error() -> None:
     assert issubclass(SurveyError, ValueError)
 
 
-SPEC = Path("/work/shared/spec")
+#: the user's specification beside the checkout (``../shared/spec`` from the repository
+#: root), never a path of one machine
+SPEC = ROOT.parent / "shared" / "spec"
 
 
 @pytest.mark.skipif(not SPEC.is_dir(), reason="the user's specification is not on this machine")

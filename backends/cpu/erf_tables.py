@@ -33,6 +33,8 @@ relative).  The tests measure far smaller errors (about 2 ulp).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 __all__ = ["CONDITION", "G_FIRST", "G_PIECES", "G_SCALE", "G", "P", "fit"]
 
 #: pieces of G per unit of t (each piece is [k / G_SCALE, (k + 1) / G_SCALE])
@@ -49,7 +51,9 @@ def fit() -> tuple[tuple[float, ...], tuple[tuple[float, ...], ...]]:
 
     with mp.workdps(60):
 
-        def interpolate(f, a, b, n):  # type: ignore[no-untyped-def]
+        def interpolate(
+            f: Callable[[mp.mpf], mp.mpf], a: float, b: float, n: int
+        ) -> tuple[float, ...]:
             nodes = [mp.cos(mp.pi * (k + mp.mpf(1) / 2) / n) for k in range(n)]
             values = [f((b - a) / mp.mpf(2) * u + (a + b) / mp.mpf(2)) for u in nodes]
             cheb = []
@@ -71,10 +75,10 @@ def fit() -> tuple[tuple[float, ...], tuple[tuple[float, ...], ...]]:
                     mono[i] += cheb[j] * v
             return tuple(float(c) for c in mono)
 
-        def erf_over_t(s):  # type: ignore[no-untyped-def]
+        def erf_over_t(s: mp.mpf) -> mp.mpf:
             return mp.erf(mp.sqrt(s)) / mp.sqrt(s) if s > 0 else 2 / mp.sqrt(mp.pi)
 
-        def erfcx(t):  # type: ignore[no-untyped-def]
+        def erfcx(t: mp.mpf) -> mp.mpf:
             return mp.exp(t * t) * mp.erfc(t)
 
         p = interpolate(erf_over_t, 0, 1, 13)

@@ -175,6 +175,7 @@ def reduce_min(
 
 def _arg(backend: Any, plan: OperationPlan, x: Any, axis: Any, largest: bool) -> np.ndarray:
     v = np.asarray(materialise(plan, 0, x))
+    shape: tuple[int, ...]
     if axis is None:
         data, shape = v.reshape(1, v.size), ()
     else:

@@ -260,7 +260,9 @@ def conv_general(
                 window_view = xp[tuple(index)]  # (batch, groups, group_channels, *out)
                 for c in range(group_channels):
                     lhs_part = window_view[:, :, c, None]  # (batch, groups, 1, *out)
-                    w_part = weights[(slice(None), slice(None), c, *position)]
+                    # a name for the index: mypy takes w[(a, *p)] for 3.11's w[a, *p]
+                    at = (slice(None), slice(None), c, *position)
+                    w_part = weights[at]
                     np.multiply(lhs_part, w_part.reshape(1, groups, per_group, *spatial_ones),
                                 out=term)  # fmt: skip
                     np.add(acc, term, out=acc)

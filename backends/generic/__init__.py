@@ -66,7 +66,9 @@ class GenericBackend(KernelBackend):
             raise TypeError(f"expected a GenericTensor, got {type(native).__name__}")
         return native.to_tensor()
 
-    def result(self, plan: OperationPlan, shape: tuple[int, ...], values: Iterable[Any]):
+    def result(
+        self, plan: OperationPlan, shape: tuple[int, ...], values: Iterable[Any]
+    ) -> GenericTensor:
         """Allocate the result: the plan's output dtype, *shape*, *values*."""
         self.allocated()
         return GenericTensor(plan.output, tuple(shape), tuple(values))

@@ -39,12 +39,17 @@ def to_float32(value: Any) -> float:
     if isinstance(value, numbers.Integral):  # int, bool, numpy integers
         return round_ratio(int(value), 1)
     if isinstance(value, numbers.Rational):  # Fraction
-        return round_ratio(value.numerator, value.denominator)
+        return round_ratio(int(value.numerator), int(value.denominator))
     if not isinstance(value, numbers.Real):  # numpy.bool_, the planner's one non-Real scalar
         return 1.0 if value else 0.0
     if math.isnan(value) or math.isinf(value):
         return float(value)
-    numerator, denominator = value.as_integer_ratio()  # float and numpy floating: exact
+    # float, numpy floating and gmpy2.mpfr: their exact binary value; a Real of another
+    # type has no exact value to round (the oracle's TypeError, not an AttributeError)
+    as_integer_ratio = getattr(value, "as_integer_ratio", None)
+    if as_integer_ratio is None:
+        raise TypeError(f"a weak scalar of type {type(value).__name__} has no exact value")
+    numerator, denominator = as_integer_ratio()
     if numerator == 0:
         return math.copysign(0.0, float(value))
     return round_ratio(numerator, denominator)

@@ -21,6 +21,7 @@ from . import convert
 from .binary32 import is_nan, round_float
 from .elementwise import add, maximum, minimum, mul
 from .shapes import axis_slices, check_bool, normalize_axes, normalize_axis, reduction_groups
+from .tensor import GenericTensor
 
 __all__ = ["KERNELS", "accumulate"]
 
@@ -61,13 +62,15 @@ def _first_nan_or(pick: Callable[[float, float], float]) -> Callable[..., float]
     return reduce
 
 
-def _output_shape(shape: tuple[int, ...], axes: tuple[int, ...], keepdims: bool):
+def _output_shape(shape: tuple[int, ...], axes: tuple[int, ...], keepdims: bool) -> tuple[int, ...]:
     if keepdims:
         return tuple(1 if a in axes else n for a, n in enumerate(shape))
     return tuple(n for a, n in enumerate(shape) if a not in axes)
 
 
-def _groups_or_empty_error(operation: str, shape, axes, empty_allowed: bool) -> list[list[int]]:
+def _groups_or_empty_error(
+    operation: str, shape: tuple[int, ...], axes: tuple[int, ...], empty_allowed: bool
+) -> list[list[int]]:
     groups = reduction_groups(shape, axes)
     reduced = 1
     for a in axes:
@@ -78,7 +81,9 @@ def _groups_or_empty_error(operation: str, shape, axes, empty_allowed: bool) -> 
 
 
 def _reduction(operation: str, combine: Callable, empty_allowed: bool) -> Callable[..., Any]:
-    def kernel(backend: Any, plan: OperationPlan, x: Any, axis: Any = None, keepdims: Any = False):
+    def kernel(
+        backend: Any, plan: OperationPlan, x: Any, axis: Any = None, keepdims: Any = False
+    ) -> GenericTensor:
         shape, values = convert.operand(plan, 0, x)
         axes = normalize_axes(operation, axis, len(shape))
         keepdims = check_bool(operation, "keepdims", keepdims)
@@ -114,8 +119,10 @@ def _arg_reduction(operation: str, maximising: bool) -> Callable[..., Any]:
                 best = index
         return best
 
-    def kernel(backend: Any, plan: OperationPlan, x: Any, axis: Any = None):
+    def kernel(backend: Any, plan: OperationPlan, x: Any, axis: Any = None) -> GenericTensor:
         shape, values = convert.operand(plan, 0, x)
+        axes: tuple[int, ...]
+        out_shape: tuple[int, ...]
         if axis is None:
             axes, out_shape = tuple(range(len(shape))), ()
         else:
@@ -129,7 +136,7 @@ def _arg_reduction(operation: str, maximising: bool) -> Callable[..., Any]:
     return kernel
 
 
-def cumsum(backend: Any, plan: OperationPlan, x: Any, axis: Any):
+def cumsum(backend: Any, plan: OperationPlan, x: Any, axis: Any) -> GenericTensor:
     """Inclusive prefix sums along *axis*, from +0, each addition rounded to binary32."""
     shape, values = convert.operand(plan, 0, x)
     axis = normalize_axis("cumsum", axis, len(shape))

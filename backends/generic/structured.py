@@ -22,13 +22,14 @@ from .elementwise import add, elementwise_kernel, maximum, minimum, mul
 from .limits import check_size
 from .reductions import accumulate
 from .shapes import axis_slices, check_bool, check_int, normalize_axis, strides
+from .tensor import GenericTensor
 
 __all__ = ["KERNELS"]
 
 # -- matmul ---------------------------------------------------------------------------
 
 
-def matmul(backend: Any, plan: OperationPlan, a: Any, b: Any):
+def matmul(backend: Any, plan: OperationPlan, a: Any, b: Any) -> GenericTensor:
     """(M, K) x (K, N): each product rounded (Float32) or exact (Int32), then summed
     over k ascending from +0 per the plan's accumulation (see reductions.accumulate)."""
     (a_shape, a_values), (b_shape, b_values) = (
@@ -57,7 +58,15 @@ def _dilated(extent: int, dilation: int) -> int:
     return (extent - 1) * dilation + 1 if extent > 0 else 0
 
 
-def _input_position(out_pos, win_pos, lhs_spatial, strides_, padding, lhs_dil, rhs_dil):
+def _input_position(
+    out_pos: Sequence[int],
+    win_pos: Sequence[int],
+    lhs_spatial: Sequence[int],
+    strides_: Sequence[int],
+    padding: Sequence[tuple[int, int]],
+    lhs_dil: Sequence[int],
+    rhs_dil: Sequence[int],
+) -> tuple[int, ...] | None:
     """The lhs spatial index a window tap reads, or None for padding or a dilation hole."""
     index = []
     for o, w, n, s, (low, _), ld, rd in zip(
@@ -80,7 +89,7 @@ def conv_general(
     lhs_dilation: Any = None,
     rhs_dilation: Any = None,
     feature_group_count: Any = 1,
-):
+) -> GenericTensor:
     """Cross-correlation; terms round(x * w) added from +0, window positions in
     row-major order (outer) and the group's input channels ascending (inner);
     padding and dilation holes contribute round(0 * w).  Parameters, errors and
@@ -132,7 +141,7 @@ def _targets(shape: tuple[int, ...], axis: int, indices: Sequence[int]) -> list[
     ]
 
 
-def gather(backend: Any, plan: OperationPlan, data: Any, indices: Any, axis: Any):
+def gather(backend: Any, plan: OperationPlan, data: Any, indices: Any, axis: Any) -> GenericTensor:
     """numpy.take: the index array's shape replaces *axis*; bits are copied."""
     (d_shape, d_values), (i_shape, i_values) = (
         convert.operand(plan, 0, data),
@@ -145,7 +154,9 @@ def gather(backend: Any, plan: OperationPlan, data: Any, indices: Any, axis: Any
     return backend.result(plan, d_shape[:axis] + i_shape + d_shape[axis + 1 :], values)
 
 
-def _scatter_targets(operation: str, plan: OperationPlan, base, indices, updates, axis):
+def _scatter_targets(
+    operation: str, plan: OperationPlan, base: Any, indices: Any, updates: Any, axis: Any
+) -> tuple[tuple[int, ...], list[Any], list[int], tuple[Any, ...], tuple[Any, ...]]:
     (b_shape, b_values), (i_shape, i_values), (u_shape, u_values) = (
         convert.operand(plan, p, v) for p, v in enumerate((base, indices, updates))
     )
@@ -160,7 +171,9 @@ def _scatter_targets(operation: str, plan: OperationPlan, base, indices, updates
     return b_shape, list(b_values), _targets(b_shape, axis, i_values), u_values, i_values
 
 
-def scatter(backend: Any, plan: OperationPlan, base: Any, indices: Any, updates: Any, axis: Any):
+def scatter(
+    backend: Any, plan: OperationPlan, base: Any, indices: Any, updates: Any, axis: Any
+) -> GenericTensor:
     """A copy of base with updates written at distinct indices (bits copied)."""
     shape, values, targets, updates_, index_values = _scatter_targets(
         "scatter", plan, base, indices, updates, axis
@@ -174,7 +187,7 @@ def scatter(backend: Any, plan: OperationPlan, base: Any, indices: Any, updates:
 
 def scatter_add(
     backend: Any, plan: OperationPlan, base: Any, indices: Any, updates: Any, axis: Any
-):
+) -> GenericTensor:
     """A copy of base plus each update in ascending logical order, rounding every addition."""
     shape, values, targets, updates_, _ = _scatter_targets(
         "scatter_add", plan, base, indices, updates, axis
@@ -204,7 +217,16 @@ def _stable_order(line: Sequence[float], descending: bool) -> list[int]:
 _WHOLE_LINE = object()
 
 
-def _ordered(backend, plan, x, axis, flag: str, descending: Any, k: Any, take_indices: bool):
+def _ordered(
+    backend: Any,
+    plan: OperationPlan,
+    x: Any,
+    axis: Any,
+    flag: str,
+    descending: Any,
+    k: Any,
+    take_indices: bool,
+) -> GenericTensor:
     """The first *k* (all for sort) of each line's stable order, as values or positions.
 
     Checked in the oracle's order: operand, axis, k, then the flag."""
@@ -226,7 +248,9 @@ def _ordered(backend, plan, x, axis, flag: str, descending: Any, k: Any, take_in
 
 
 def _sort(take_indices: bool) -> Callable[..., Any]:
-    def kernel(backend: Any, plan: OperationPlan, x: Any, axis: Any = -1, descending: Any = False):
+    def kernel(
+        backend: Any, plan: OperationPlan, x: Any, axis: Any = -1, descending: Any = False
+    ) -> GenericTensor:
         return _ordered(backend, plan, x, axis, "descending", descending, _WHOLE_LINE, take_indices)
 
     return kernel
@@ -235,7 +259,7 @@ def _sort(take_indices: bool) -> Callable[..., Any]:
 def _topk(take_indices: bool) -> Callable[..., Any]:
     def kernel(
         backend: Any, plan: OperationPlan, x: Any, k: Any, axis: Any = -1, largest: Any = True
-    ):
+    ) -> GenericTensor:
         return _ordered(backend, plan, x, axis, "largest", largest, k, take_indices)
 
     return kernel

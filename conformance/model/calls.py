@@ -55,6 +55,7 @@ __all__ = [
     "literal",
     "parameters_of",
     "repro_namespace",
+    "resolve_call_plan",
     "split_arguments",
 ]
 
@@ -227,6 +228,22 @@ def _value_key(value: Any) -> Any:
 # ---------------------------------------------------------------------------
 
 
+def _policy_operands(operands: Sequence[Any]) -> tuple[Any, ...]:
+    return tuple(o.dtype if isinstance(o, Tensor) else o for o in operands)
+
+
+def resolve_call_plan(
+    operation: str, args: Sequence[Any], accumulator_dtype: SimpleDType | None = None
+) -> OperationPlan:
+    """The plan the central planner selects for ``operation(*args)`` (the planner's
+    exceptions for a call that does not plan): :meth:`Call.resolve` before a
+    :class:`Call` exists."""
+    operands = split_arguments(operation, tuple(args))[0]
+    return resolve_operation_plan(
+        operation, *_policy_operands(operands), accumulator_dtype=accumulator_dtype
+    )
+
+
 @dataclass(frozen=True, eq=False)
 class Call:
     """One complete call of *operation* meant to exercise *plan*.
@@ -266,13 +283,11 @@ class Call:
 
     def policy_operands(self) -> tuple[Any, ...]:
         """What the planner sees: each tensor as its dtype, each weak scalar as itself."""
-        return tuple(o.dtype if isinstance(o, Tensor) else o for o in self.operands)
+        return _policy_operands(self.operands)
 
     def resolve(self) -> OperationPlan:
         """The plan the central planner selects for this call's arguments."""
-        return resolve_operation_plan(
-            self.operation, *self.policy_operands(), accumulator_dtype=self.accumulator_dtype
-        )
+        return resolve_call_plan(self.operation, self.args, self.accumulator_dtype)
 
     def kwargs(self) -> dict[str, Any]:
         """Keyword arguments of the call (``accumulator_dtype`` when requested)."""

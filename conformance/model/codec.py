@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from conformance.model.calls import Call
+from conformance.model.calls import Call, resolve_call_plan
 from oracle import DType, SimpleDType, Tensor, binary32, resolvable_plans
 
 __all__ = [
@@ -217,6 +217,8 @@ def _tensor(data: Mapping[str, Any], budget: _Budget) -> Tensor:
         dtype = DType.from_name(_string(data, "tensor"))
     except (KeyError, ValueError):
         raise ValueError(f"unknown tensor dtype in {_shown(data)}") from None
+    if not isinstance(dtype, SimpleDType):
+        raise ValueError(f"a tensor's dtype is a simple dtype, not {dtype.name}: {_shown(data)}")
     shape = data.get("shape")
     if not isinstance(shape, list) or len(shape) > MAX_RANK:
         raise ValueError(f"a tensor's shape is a list of at most {MAX_RANK} extents")
@@ -260,7 +262,7 @@ def _numpy_scalar(data: Mapping[str, Any]) -> np.generic:
     if "bits" in data:
         if kind is not np.float32:
             raise ValueError("only numpy.float32 is encoded by its bits")
-        return np.uint32(_bits(data["bits"], 32)).view(np.float32)[()]
+        return np.uint32(_bits(data["bits"], 32)).view(np.float32)
     if "float" in data:
         if not issubclass(kind, np.floating):
             raise ValueError(f"numpy.{name} holds no float")
@@ -354,9 +356,12 @@ def decode_call(data: Mapping[str, Any]) -> Call:
         budget = _Budget()
         budget.take(len(data["args"]))
         args = tuple(_decode(a, budget, 1) for a in data["args"])
-        accumulator = data.get("accumulator_dtype")
-        if accumulator is not None:
-            accumulator = DType.from_name(_string(data, "accumulator_dtype"))
+        accumulator: SimpleDType | None = None
+        if data.get("accumulator_dtype") is not None:
+            named = DType.from_name(_string(data, "accumulator_dtype"))
+            if not isinstance(named, SimpleDType):
+                raise ValueError(f"accumulator_dtype {named.name} is not a simple dtype")
+            accumulator = named
         raised = data.get("raises", [])
         if not isinstance(raised, list) or not all(isinstance(n, str) for n in raised):
             raise ValueError("'raises' must be a list of exception names")
@@ -367,17 +372,15 @@ def decode_call(data: Mapping[str, Any]) -> Call:
     except (KeyError, TypeError, AttributeError, ValueError, RecursionError) as error:
         raise ValueError(f"not a plancheck call: {str(error)[:300]}") from None
     plan = _plan_named(plan_name) if plan_name else None
-    call = Call(operation, args, accumulator, plan, raises)  # type: ignore[arg-type]
     if plan is None:
         try:
-            plan = call.resolve()
+            plan = resolve_call_plan(operation, args, accumulator)
         except Exception as error:
             raise ValueError(
                 f"not a plancheck call: {operation} does not plan ({type(error).__name__}: "
                 f"{str(error)[:300]}) and names no known plan"
             ) from None
-        call = Call(operation, args, accumulator, plan, raises)
-    return call
+    return Call(operation, args, accumulator, plan, raises)
 
 
 def call_from_json(text: str) -> Call:

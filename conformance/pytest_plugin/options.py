@@ -1,6 +1,7 @@
 """The plugin's options: ``--plancheck-*`` on the command line, ``plancheck_*`` in ini.
 
-The options are declared by the entry point :mod:`plancheck_pytest`; every one
+The options are declared by the entry point :mod:`plancheck_pytest` from the table
+of :mod:`plancheck_options`; every one
 has an ini setting of the same name (``plancheck_backend = cpu`` in
 ``pytest.ini`` or ``[tool.pytest.ini_options]``); a command-line option
 overrides its setting.  Values are checked as the
@@ -21,7 +22,7 @@ from conformance.model.options import max_examples as max_examples_option
 from conformance.model.options import seconds as seconds_option
 from conformance.model.options import seed as seed_option
 from oracle.evaluate import REFERENCES
-from plancheck_pytest import DEFAULT_TIMEOUT, OPTIONS, attribute
+from plancheck_options import DEFAULT_TIMEOUT, OPTIONS, attribute
 
 __all__ = ["DEFAULT_TIMEOUT", "apply_ini", "parse_budgets", "typed"]
 

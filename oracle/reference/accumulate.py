@@ -57,6 +57,7 @@ __all__ = [
     "check_int",
     "check_operand",
     "cumsum",
+    "floating_accumulator",
     "floating_sum_interval",
     "lines_along",
     "mul32",
@@ -116,12 +117,23 @@ def require_accumulation(
     return plan.accumulation
 
 
+def floating_accumulator(operation: str, plan: OperationPlan) -> SimpleDType:
+    """The accumulator dtype of a FLOATING *plan* (ValueError for a plan without one:
+    the planner never makes one, a hand-built plan may)."""
+    if plan.accumulator_dtype is None:
+        raise ValueError(
+            f"{operation}: the plan {plan.describe()} accumulates in floating point but "
+            "names no accumulator_dtype"
+        )
+    return plan.accumulator_dtype
+
+
 def check_int(operation: str, name: str, value: object) -> int:
     """An integer parameter: a numbers.Integral that is not a bool (TypeError otherwise)."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{operation}: {name} must be an int, got {describe(value)}")
     try:
-        return int(value)  # type: ignore[call-overload]
+        return int(value)
     except Exception as error:  # the object's own __int__ failed
         raise TypeError(
             f"{operation}: {name} must be a readable int; {describe(value)} "
@@ -674,7 +686,8 @@ def reduce_sum(
             for flat, row in enumerate(rows)
         )
         return Tensor(plan.output, out_shape, results)
-    intervals = tuple(floating_sum_interval(row, plan.accumulator_dtype) for row in rows)
+    accumulator = floating_accumulator(operation, plan)
+    intervals = tuple(floating_sum_interval(row, accumulator) for row in rows)
     return Bounded(out_shape, intervals)
 
 

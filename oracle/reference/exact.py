@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import builtins
 import math
+from collections.abc import Callable
 from fractions import Fraction
 
 import numpy as np
@@ -391,7 +392,7 @@ def sign(x: float) -> float:
     return 1.0 if x > 0.0 else -1.0
 
 
-def _to_integral(operation: str, x: float, rule) -> float:
+def _to_integral(operation: str, x: float, rule: Callable[[Fraction], int]) -> float:
     """Round *x* to an integer with *rule* (an exact Fraction -> int map).
 
     NaN gives NaN; infinities, zeros and values of magnitude >= 2**23 (which

@@ -422,26 +422,34 @@ def _ziv(operation: str, x: float, enclosure: Enclosure) -> Result:
     )
 
 
-def _times(x: gmpy2.mpfr, lo: gmpy2.mpfr, hi: gmpy2.mpfr, down, up):
+def _times(
+    x: gmpy2.mpfr, lo: gmpy2.mpfr, hi: gmpy2.mpfr, down: gmpy2.context, up: gmpy2.context
+) -> tuple[gmpy2.mpfr, gmpy2.mpfr]:
     """Enclosure of x * [lo, hi] for an exact point x."""
     if x >= 0:
         return down.mul(x, lo), up.mul(x, hi)
     return down.mul(x, hi), up.mul(x, lo)
 
 
-def _sigmoid_enclosure(x: float, down, up):
+def _sigmoid_enclosure(
+    x: float, down: gmpy2.context, up: gmpy2.context
+) -> tuple[gmpy2.mpfr, gmpy2.mpfr]:
     minus_x = _mpfr(-x)
     t_lo, t_hi = down.exp(minus_x), up.exp(minus_x)  # exp is increasing
     s_lo, s_hi = down.add(1, t_lo), up.add(1, t_hi)
     return down.div(1, s_hi), up.div(1, s_lo)  # 1/s is decreasing on s > 0
 
 
-def _silu_enclosure(x: float, down, up):
+def _silu_enclosure(
+    x: float, down: gmpy2.context, up: gmpy2.context
+) -> tuple[gmpy2.mpfr, gmpy2.mpfr]:
     lo, hi = _sigmoid_enclosure(x, down, up)
     return _times(_mpfr(x), lo, hi, down, up)
 
 
-def _softplus_enclosure(x: float, down, up):
+def _softplus_enclosure(
+    x: float, down: gmpy2.context, up: gmpy2.context
+) -> tuple[gmpy2.mpfr, gmpy2.mpfr]:
     if x <= 0.0:
         mx = _mpfr(x)
         t_lo, t_hi = down.exp(mx), up.exp(mx)
@@ -456,7 +464,9 @@ def _softplus_enclosure(x: float, down, up):
 _TWO = gmpy2.mpfr(2, 53)
 
 
-def _gelu_enclosure(x: float, down, up):
+def _gelu_enclosure(
+    x: float, down: gmpy2.context, up: gmpy2.context
+) -> tuple[gmpy2.mpfr, gmpy2.mpfr]:
     r_lo, r_hi = down.rec_sqrt(_TWO), up.rec_sqrt(_TWO)  # 1/sqrt(2)
     w_lo, w_hi = _times(_mpfr(-x), r_lo, r_hi, down, up)  # -x/sqrt(2)
     e_lo, e_hi = down.erfc(w_hi), up.erfc(w_lo)  # erfc is decreasing

@@ -147,13 +147,13 @@ def _power_of_two(x: float) -> int | None:
 # ---------------------------------------------------------------------------
 
 
-def _magnitude(v) -> int:
+def _magnitude(v: mpmath.mpf) -> int:
     """t with 2**(t-1) <= |v| < 2**t for a non-zero finite mpf."""
     mantissa, exponent = v.man_exp
     return int(exponent) + builtins.abs(int(mantissa)).bit_length()
 
 
-def _round_certified(v, trusted: int) -> float | None:
+def _round_certified(v: mpmath.mpf, trusted: int) -> float | None:
     """The binary32 rounding of every value within 2**-trusted of v (relative),
     or None when they do not all round alike."""
     if not _mp.isfinite(v) or v == 0:
@@ -188,7 +188,7 @@ def _certify(operation: str, operands: tuple[float, ...], evaluate: Callable) ->
 def _at(function: Callable, x: float) -> Callable:
     """An evaluator of function(mpf(x)) at a given precision."""
 
-    def evaluate(precision: int):
+    def evaluate(precision: int) -> mpmath.mpf:
         with _mp.workprec(precision):
             return function(_mp.mpf(x))
 
@@ -310,7 +310,7 @@ def rsqrt(x: float) -> Result:
     return _certify("rsqrt", (x,), _at(lambda v: 1 / _mp.sqrt(v), x))
 
 
-def _sigmoid_formula(v):
+def _sigmoid_formula(v: mpmath.mpf) -> mpmath.mpf:
     if v > 0:
         return 1 / (1 + _mp.exp(-v))
     e = _mp.exp(v)
@@ -353,7 +353,7 @@ def _gelu_evaluator(x: float) -> Callable:
     # times: raise the precision by twice the magnitude of x (plus guard bits).
     extra = 2 * max(0, math.frexp(x)[1]) + 8
 
-    def evaluate(precision: int):
+    def evaluate(precision: int) -> mpmath.mpf:
         with _mp.workprec(precision + extra):
             v = _mp.mpf(x)
             if x < 0:
@@ -478,7 +478,7 @@ def pow(x: float, y: float) -> Result:
     if scale < -153:
         return math.copysign(0.0, sign), False
 
-    def evaluate(precision: int):
+    def evaluate(precision: int) -> mpmath.mpf:
         with _mp.workprec(precision):
             return sign * _mp.power(_mp.mpf(ax), _mp.mpf(y))
 

@@ -45,6 +45,7 @@ from .accumulate import (
     check_bool,
     check_int,
     check_operand,
+    floating_accumulator,
     floating_sum_interval,
     lines_along,
     mul32,
@@ -102,8 +103,9 @@ def matmul(plan: OperationPlan, a: Tensor, b: Tensor) -> Tensor | Bounded:
                 exact = sum(x * y for x, y in zip(row, column))
                 results.append(narrow_int32(operation, exact, f"at output index {(i, j)}"))
         return Tensor(plan.output, (m, n), tuple(results))
+    accumulator = floating_accumulator(operation, plan)
     intervals = tuple(
-        floating_sum_interval([mul32(x, y) for x, y in zip(row, column)], plan.accumulator_dtype)
+        floating_sum_interval([mul32(x, y) for x, y in zip(row, column)], accumulator)
         for row in rows
         for column in columns
     )
