@@ -90,7 +90,8 @@ def _cpuinfo() -> str:
 def machine() -> dict[str, Any]:
     """The CPU model, its recorded instruction-set extensions, cores and affinity."""
     text = _cpuinfo()
-    model, flags = None, set()
+    model: str | None = None
+    flags: set[str] = set()
     for line in text.splitlines():
         name, _, value = line.partition(":")
         if model is None and name.strip() in ("model name", "Hardware", "cpu model"):
