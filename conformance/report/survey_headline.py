@@ -1,0 +1,237 @@
+"""A library's survey headline, generated from its report (issue 28, item 3).
+
+The hand-written headlines missed the worst cases and mislabelled witnesses.  This
+module writes the sentence from the report's data only:
+
+* the classes, and their counts by authority when the classes carry one (issue 27's
+  ``authority`` field on each class record; a report without it says so);
+* the worst recorded witness whose correct result is a normal number: its operation,
+  its inputs, the library's result and the correct one with their bits, the ULP
+  distance and the real (absolute and relative) error;
+* the largest ULP distance of any class (over the corpus, whose cases are counted but
+  not listed: its input is the class's example when that is the worst, else unknown);
+* the configuration that changes results, from the report's ``configuration`` field
+  (:mod:`conformance.model.configuration`; ``jax_enable_x64``, threads, device,
+  flushing) when present, else the recorded version line.
+
+Witnesses are labelled exactly: every float with its bits, every Python int in full
+(with its powers of two when it has three set bits or fewer: ``2**54 + 2**30 + 1``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "Witness",
+    "authority_counts",
+    "configuration_phrase",
+    "headline",
+    "label_float32",
+    "label_inputs",
+    "label_integer",
+    "worst_witness",
+]
+
+_MIN_NORMAL = 2.0**-126
+_INT_INPUT = re.compile(r"^int (-?\d+)( \(.*\))?$")
+_FRACTION_INPUT = re.compile(r"^Fraction (-?\d+)/(\d+)$")
+#: a Float32 element as the report prints it: a decimal (with '.', 'e', inf or nan) and bits
+_FLOAT32_INPUT = re.compile(r"^(-?(?:[\d.]+(?:e[+-]?\d+)?|inf|nan)) \(0x([0-9A-Fa-f]{8})\)$")
+
+
+def _float(bits: int) -> float:
+    return float(np.array([bits], dtype=np.uint32).view(np.float32)[0])
+
+
+def label_float32(bits: int) -> str:
+    """A binary32 value as its shortest decimal and its bits: ``-15.787513 (0xC17C99A7)``."""
+    value = np.array([bits], dtype=np.uint32).view(np.float32)[0]
+    return f"{value!s} (0x{bits:08X})"  # numpy's str: the shortest float32 round-trip
+
+
+def label_integer(n: int) -> str:
+    """*n* exactly: in decimal, preceded by its powers of two when it is a sum or
+    difference of at most three (``2**54 + 2**30 + 1 (18014399583223809)``,
+    ``2**31 - 1 (2147483647)``)."""
+    magnitude, sign = abs(n), "-" if n < 0 else ""
+    if magnitude < 2**16:
+        return str(n)
+
+    def powers(m: int) -> list[int]:
+        return [b for b in range(m.bit_length() - 1, -1, -1) if m >> b & 1]
+
+    def term(b: int) -> str:
+        return "1" if b == 0 else "2" if b == 1 else f"2**{b}"
+
+    up = powers(magnitude)
+    if len(up) <= 3:
+        text = " + ".join(term(b) for b in up)
+    elif len(powers(magnitude + 1)) == 1:  # 2**k - 1
+        text = f"{term(powers(magnitude + 1)[0])} - 1"
+    else:
+        return str(n)
+    return f"{sign}({text}) ({n})" if sign else f"{text} ({n})"
+
+
+def label_inputs(text: str) -> str:
+    """A mismatch's ``inputs`` text with each Python int and integral Fraction labelled
+    by :func:`label_integer` and each Float32 element by :func:`label_float32` (its
+    shortest float32 decimal; Int32 elements and other tokens are kept as printed)."""
+    parts = []
+    for part in (p.strip() for p in text.split(", ")):
+        whole, fraction = _INT_INPUT.match(part), _FRACTION_INPUT.match(part)
+        element = _FLOAT32_INPUT.match(part)
+        if element and any(c in element[1] for c in ".ein"):
+            parts.append(label_float32(int(element[2], 16)))
+        elif whole:
+            parts.append(f"int {label_integer(int(whole[1]))}{whole[2] or ''}")
+        elif fraction and int(fraction[2]) == 1:
+            parts.append(f"Fraction {label_integer(int(fraction[1]))}")
+        else:
+            parts.append(part)
+    return ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class Witness:
+    """One listed element of a failing call: where, the inputs, and the two results."""
+
+    operation: str
+    inputs: str
+    expected_bits: int
+    actual_bits: int
+    ulp: int
+
+    @property
+    def error(self) -> Fraction:
+        """The real (absolute) error, exactly (both results are finite: see
+        :func:`worst_witness`)."""
+        return abs(Fraction(_float(self.actual_bits)) - Fraction(_float(self.expected_bits)))
+
+    def describe(self) -> str:
+        expected = Fraction(_float(self.expected_bits))
+        relative = f", relative {float(self.error / abs(expected)):.3g}" if expected else ""
+        return (
+            f"{self.operation}({label_inputs(self.inputs)}) = {label_float32(self.actual_bits)} "
+            f"for {label_float32(self.expected_bits)}: {self.ulp:,} ULP, real error "
+            f"{float(self.error):.3g}{relative}"
+        )
+
+
+def _mismatches(report: Mapping[str, Any]):
+    for record in report.get("failures") or ():
+        for m in record.get("mismatches") or ():
+            yield record.get("operation", "?"), m
+    for c in report.get("deviation_classes") or ():
+        for m in c.get("example", {}).get("mismatches") or ():
+            yield c["operation"], m
+
+
+def worst_witness(report: Mapping[str, Any], normal_only: bool = True) -> Witness | None:
+    """The listed element with the largest ULP distance (ties: the first listed) among
+    the inaccurate ones: judged by a correctly rounded rule, both results finite,
+    nonzero and of the same sign (a wrong sign, a zero, a NaN or an infinity is a class
+    of its own, not an accuracy) -- and, with *normal_only*, the correct result a normal
+    number."""
+    best: Witness | None = None
+    for operation, m in _mismatches(report):
+        ulp, e, a = m.get("ulp"), m.get("expected_bits"), m.get("actual_bits")
+        if not isinstance(ulp, int) or not isinstance(e, int) or not isinstance(a, int):
+            continue
+        if not str(m.get("rule", "")).startswith("correctly rounded"):
+            continue
+        value, got = _float(e), _float(a)
+        if not (np.isfinite(value) and np.isfinite(got)) or (e ^ a) & 0x80000000 or got == 0:
+            continue
+        if normal_only and abs(value) < _MIN_NORMAL:
+            continue
+        if best is None or ulp > best.ulp:
+            best = Witness(operation, str(m.get("inputs", "")), e, a, ulp)
+    return best
+
+
+def authority_counts(report: Mapping[str, Any]) -> Counter[str] | None:
+    """Classes by their ``authority`` (issue 27); None when no class carries one."""
+    classes = report.get("deviation_classes") or ()
+    if not any("authority" in c for c in classes):
+        return None
+    return Counter(str(c.get("authority") or "unrecorded") for c in classes)
+
+
+#: the accuracy classes: a result of the right kind that is not the correctly rounded one
+ACCURACY_CLASSES = ("wrong-value:1-ulp", "wrong-value:many-ulps")
+
+
+def _largest_class(report: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The accuracy class with the largest ULP distance (over all its cases)."""
+    ranked = [
+        c
+        for c in report.get("deviation_classes") or ()
+        if c.get("class") in ACCURACY_CLASSES
+        and not str(c.get("operation", "_")).startswith("_")  # sort/topk: an order, not a value
+        and isinstance(c.get("max_ulp"), int)
+    ]
+    return max(ranked, key=lambda c: c["max_ulp"], default=None)
+
+
+def configuration_phrase(report: Mapping[str, Any], backend: str) -> str:
+    """What the library computed under, from the report's ``configuration`` record of
+    *backend* (the settings that change results), else its recorded version line."""
+    found = (report.get("configuration") or {}).get(backend)
+    if not isinstance(found, Mapping):
+        version = (report.get("backend_versions") or {}).get(backend)
+        return f"version recorded as {version!r}; configuration not recorded"
+    parts = [f"{found.get('library', backend)} {found.get('version', '?')}"]
+    if found.get("device") not in (None, ""):
+        parts.append(f"device {found['device']}")
+    threads = found.get("threads") or {}
+    for name in ("intra_op", "inter_op"):
+        if isinstance(threads.get(name), int):
+            parts.append(f"{name.replace('_', '-')} threads {threads[name]}")
+    blas = threads.get("blas_openmp")
+    if isinstance(blas, list):
+        parts += [f"{p.get('internal_api')} threads {p.get('num_threads')}" for p in blas]
+    flags = found.get("flags") or {}
+    if "jax_enable_x64" in flags:
+        parts.append(f"jax_enable_x64 {'on' if flags['jax_enable_x64'] else 'off'}")
+    if flags.get("tensor_float_32") is True:
+        parts.append("TF32 enabled")
+    if flags.get("flushes_subnormals") is True or flags.get("process_flushes_subnormals"):
+        parts.append("subnormals flushed (FTZ/DAZ)")
+    return ", ".join(parts)
+
+
+def headline(report: Mapping[str, Any], backend: str | None = None) -> str:
+    """The survey's sentence for *backend* (default: the report's only backend)."""
+    backend = backend or (report.get("backends") or ["?"])[0]
+    classes = report.get("deviation_classes") or ()
+    operations = {c["operation"] for c in classes}
+    total = (report.get("totals") or {}).get(backend, {}).get("operations")
+    of = f" of {total}" if isinstance(total, int) else ""
+    parts = [f"{len(classes)} deviation classes in {len(operations)}{of} operations"]
+    counts = authority_counts(report)
+    parts.append(
+        "by authority: " + ", ".join(f"{n} {a}" for a, n in sorted(counts.items()))
+        if counts
+        else "authority not recorded"
+    )
+    worst = worst_witness(report)
+    if worst is not None:
+        parts.append(f"least accurate listed with a normal result: {worst.describe()}")
+    largest = _largest_class(report)
+    if largest is not None and (worst is None or largest["max_ulp"] > worst.ulp):
+        parts.append(
+            f"largest ULP distance of an accuracy class: {largest['operation']} "
+            f"{largest['max_ulp']:,} ULP ({largest['class']}, over {largest.get('count', '?')}"
+            " cases; that input is not listed)"
+        )
+    parts.append(f"measured with {configuration_phrase(report, backend)}")
+    return f"**`{backend}`**: " + "; ".join(parts)
