@@ -25,6 +25,7 @@ import jax.numpy as jnp  # noqa: E402
 import backends  # noqa: E402
 from backends.adapters.array_namespace import KERNELS  # noqa: E402
 from backends.adapters.jax_cpu import JaxBackend  # noqa: E402
+from backends.errors import NotMeasured  # noqa: E402
 from conformance.generate.strategies import boundary_examples  # noqa: E402
 from conformance.judge.runner import Problem, run_call  # noqa: E402
 from conformance.model.calls import Call  # noqa: E402
@@ -221,3 +222,26 @@ def test_float64_accumulator_is_truncated_to_float32(backend):
     assert call.plan.accumulator_dtype is DType.Float64
     assert outcome.problem == Problem.WRONG_VALUE, outcome.verdict
     assert outcome.actual.values == (0.0,)
+
+
+def test_the_smallest_k_is_not_measured_and_nothing_is_composed(backend):
+    """lax.top_k has no smallest-k: the adapter refuses it (NotMeasured, declared
+    unsupported) rather than negating the input; every activation is jax's own."""
+    x = jnp.asarray(np.array([1.0, 2.0], np.float32))
+    for largest in (False, 1):
+        with pytest.raises(NotMeasured, match="no smallest-k"):
+            backend.execute("_topk_values", x, 1, 0, largest)
+    assert backend.unsupported == {"topk-smallest"}
+    assert dict(backend.composed_operations) == {}
+    values, indices = jax.lax.top_k(x, 1, axis=0)
+    assert backend.execute("_topk_values", x, 1, 0, True).tolist() == values.tolist()
+    assert backend.execute("_topk_indices", x, 1, 0, True).tolist() == indices.tolist()
+
+
+def test_an_axis_out_of_range_is_jax_s_own_error(backend):
+    x = jnp.asarray(np.zeros(2, np.float32))
+    with pytest.raises(Exception) as expected:
+        jnp.sum(x, axis=3)
+    with pytest.raises(type(expected.value)) as info:
+        backend.execute("reduce_sum", x, 3)
+    assert str(info.value) == str(expected.value)

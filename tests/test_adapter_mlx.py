@@ -17,6 +17,7 @@ import adapter_checks as checks  # noqa: E402
 import backends  # noqa: E402
 from backends.adapters import mlx_cpu  # noqa: E402
 from backends.adapters.array_namespace import KERNELS  # noqa: E402
+from backends.errors import NotMeasured  # noqa: E402
 from conformance.judge.runner import Problem  # noqa: E402
 from oracle import DType, registered_operations  # noqa: E402
 
@@ -65,15 +66,46 @@ def test_an_operation_mlx_lacks_is_refused_after_planning(backend, operation):
     checks.refused_after_planning(backend, operation, r"mlx 0\.32\.4 has no function")
 
 
-def test_float64_accumulators_and_descending_sorts_are_refused(backend):
-    a = _f32(0x3F800000, shape=(1, 1))
-    for operation, args in (("matmul", (a, a)), ("reduce_sum", (a,))):
-        with pytest.raises(NotImplementedError, match="takes no dtype"):
-            backend.execute(operation, *args, accumulator_dtype=DType.Float64)
-    with pytest.raises(NotImplementedError, match="no descending order"):
-        backend.execute("_sort_values", _f32(0x3F800000), 0, True)
-    with pytest.raises(NotImplementedError, match="largest k only"):
-        backend.execute("_topk_values", _f32(0x3F800000), 1, 0, False)
+def test_float64_accumulators_are_mlx_s_float64_arithmetic(backend):
+    """mx.matmul and mx.sum of float64 operands on the CPU stream, cast back: the
+    products and the sum exact in double, one rounding to float32."""
+    a = _f32(0xBF800002, 0x3F800001, shape=(1, 2))
+    b = _f32(0x3F800000, 0x3F800001, shape=(2, 1))
+    wide = np.array(a).astype(np.float64) @ np.array(b).astype(np.float64)
+    got = backend.execute("matmul", a, b, accumulator_dtype=DType.Float64)
+    assert _bits(got) == wide.astype(np.float32).view(np.uint32).reshape(-1).tolist()
+    total = backend.execute("reduce_sum", _f32(0x4B800000, 0x3F800000, 0xCB800000),
+                            accumulator_dtype=DType.Float64)  # fmt: skip
+    assert _bits(total) == [0x3F800000]  # 2**24 + 1 - 2**24: exact in double
+    assert _bits(backend.execute("reduce_sum", _f32(0x4B800000, 0x3F800000, 0xCB800000))) == [0]
+
+
+def test_forms_mlx_has_no_argument_for_are_not_measured(backend):
+    x = _f32(0x3F800000)
+    for descending in (True, 1):
+        with pytest.raises(NotMeasured, match="no descending argument"):
+            backend.execute("_sort_values", x, 0, descending)
+    with pytest.raises(NotMeasured, match="no largest argument"):
+        backend.execute("_topk_values", x, 1, 0, False)
+    with pytest.raises(NotMeasured, match=r"padding as 1 \(low, high\) int pairs"):
+        backend.execute("conv_general", _f32(0, 0, shape=(1, 1, 2)), _f32(0, shape=(1, 1, 1)),
+                        (1,), (0, 0))  # fmt: skip
+    assert dict(backend.composed_operations) == {}
+
+
+def test_argument_errors_are_mlx_s_own(backend):
+    """No validation layer: an axis out of range is mlx's IndexError, message and all."""
+    x = _f32(0x3F800000, 0x40000000)
+    for operation, args, direct in (
+        ("reduce_sum", (x, 3), lambda: mx.sum(x, axis=3)),
+        ("_sort_values", (x, 2), lambda: mx.sort(x, axis=2)),
+        ("scatter", (x, mx.array([0], dtype=mx.int32), _f32(0), 4), lambda: mx.moveaxis(x, 4, 0)),
+    ):
+        with pytest.raises(Exception) as expected:
+            direct()
+        with pytest.raises(type(expected.value)) as info:
+            backend.execute(operation, *args)
+        assert str(info.value) == str(expected.value)
 
 
 def test_the_exchange_keeps_every_bit_signalling_nans_included(backend):
@@ -123,8 +155,6 @@ DEVIATIONS = [
      Problem.UNEXPECTED_EXCEPTION),
     ("axis out of range is IndexError", '{"op":"argmax","args":[{"tensor":"Float32",'
      '"shape":[1],"bits":["0x00000000"]},1]}', Problem.WRONG_EXCEPTION),
-    ("exp2 not in mlx", '{"op":"exp2","args":[{"tensor":"Float32","shape":[1],"bits":'
-     '["0x3f800000"]}]}', Problem.UNEXPECTED_EXCEPTION),
 ]  # fmt: skip
 
 
@@ -144,6 +174,6 @@ def test_conforming_operations_conform_on_every_boundary_example(backend, operat
 
 def test_plancheck_run_with_the_published_xfail_file(tmp_path):
     xfail = checks.ROOT / "docs" / "backends" / "mlx.xfail"
-    document = checks.run_with_xfail("mlx", xfail, ("neg", "exp2"), tmp_path / "report.json")
+    document = checks.run_with_xfail("mlx", xfail, ("neg", "sign"), tmp_path / "report.json")
     status = {op: row["status"] for op, row in document["table"]["mlx"].items()}
-    assert status == {"neg": "conforms", "exp2": "xfail"}
+    assert status == {"neg": "conforms", "sign": "xfail"}

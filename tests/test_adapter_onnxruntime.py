@@ -23,6 +23,7 @@ onnx = pytest.importorskip(
 
 import backends  # noqa: E402
 from backends.adapters import onnxruntime_cpu  # noqa: E402
+from backends.errors import NotMeasured  # noqa: E402
 from conformance.generate.strategies import boundary_examples  # noqa: E402
 from conformance.judge.runner import Problem, run_call  # noqa: E402
 from conformance.report import call_from_json  # noqa: E402
@@ -68,7 +69,8 @@ def test_registry_name_version_and_kernels(backend):
     assert backend.name == "onnxruntime" and backend.version == ort.__version__
     assert isinstance(backend, onnxruntime_cpu.OnnxRuntimeBackend)
     assert set(onnxruntime_cpu.KERNELS) == {spec.name for spec in registered_operations()}
-    assert backend.unsupported == {"accumulator-dtype", "conv-lhs-dilation"}
+    assert backend.unsupported == {"conv-lhs-dilation"}
+    assert dict(backend.composed_operations) == {}  # every mapped operation is one node
     listing = subprocess.run(
         [sys.executable, "-m", "conformance.cli", "backends"], capture_output=True, text=True
     )
@@ -149,15 +151,19 @@ def test_tensor_exchange_keeps_every_bit(backend):
     [
         ("exp2", (_f32(0),), {}, "no Exp2"),
         ("ne", (_f32(0), _f32(0)), {}, "no NotEqual"),
-        ("logical_not", (_f32(0),), {}, "Not takes bool only"),
-        ("argmax", (_f32(0),), {}, "no flattened form"),
-        ("reduce_sum", (_f32(0),), {"accumulator_dtype": DType.Float64}, "in double"),
         (
             "scatter",
             (_f32(0, 0, shape=(1, 2)), np.zeros(1, np.int32), _f32(0, shape=(1, 1)), 1),
             {},
-            "axis 0, not 1",
+            "leading axis only, not 1",
         ),
+        (
+            "conv_general",
+            (_f32(0, 0, shape=(1, 1, 2)), _f32(0, shape=(1, 1, 1)), (1,), ((0, 0, 1),)),
+            {},
+            r"padding as 1 \(low, high\) int pairs",
+        ),
+        ("_topk_values", (_f32(0), 2**70), {}, "no ONNX tensor form"),
         (
             "conv_general",
             (_f32(0, 0, shape=(1, 1, 2)), _f32(0, shape=(1, 1, 1)), (1,), ((0, 0),), (2,), (1,), 1),
@@ -166,26 +172,60 @@ def test_tensor_exchange_keeps_every_bit(backend):
         ),
     ],
 )
-def test_what_has_no_single_node_is_declared_unsupported_before_running(
+def test_what_has_no_single_node_is_not_measured_before_running(
     backend, models, operation, args, options, why
 ):
-    with pytest.raises(NotImplementedError, match=why):
+    with pytest.raises(NotMeasured, match=why):
         backend.execute(operation, *args, **options)
     assert not models and backend.allocations == 0
 
 
-def test_axis_tuple_empty_is_no_reduction_and_parameter_types_are_checked(backend):
+def test_axis_tuple_empty_is_no_reduction_and_parameters_are_onnx_runtime_s_to_judge(backend):
+    """No validation layer: a bool or float axis, a float k reach ONNX Runtime as the
+    typed input they are and it refuses them (its InvalidGraph); a keepdims of 1 and a
+    list axis are ONNX's own spellings, which it accepts."""
     x = _f32(0x3F800000, 0x40000000)
     assert _bits(backend.execute("reduce_sum", x, ())) == _bits(x)
     assert _bits(backend.execute("reduce_sum", x, None)) == [0x40400000]
-    for bad in (True, 0.0, [0]):
-        with pytest.raises(TypeError, match="axis"):
-            backend.execute("reduce_sum", x, bad)
-    with pytest.raises(TypeError, match="keepdims"):
-        backend.execute("reduce_max", x, 0, 1)
-    with pytest.raises(TypeError, match="k must be an int"):
-        backend.execute("_topk_values", x, 1.0)
-    assert backend.allocations == 2
+    assert _bits(backend.execute("reduce_sum", x, [0])) == [0x40400000]
+    assert _bits(backend.execute("reduce_max", x, 0, 1)) == [0x40000000]
+    for operation, args in (("reduce_sum", (x, True)), ("reduce_sum", (x, 0.0)),
+                            ("_topk_values", (x, 1.0)), ("cumsum", (x, 0.5))):  # fmt: skip
+        with pytest.raises(ort.capi.onnxruntime_pybind11_state.InvalidGraph):
+            backend.execute(operation, *args)
+    with pytest.raises(ort.capi.onnxruntime_pybind11_state.Fail):
+        backend.execute("reduce_sum", x, 1)  # out of range: ORT's own check
+    assert backend.allocations == 4
+
+
+def test_logical_not_is_one_equal_node_with_zero(backend, models):
+    """Equal(x, 0): +-0 -> True, NaN -> False, anything else False."""
+    x = _f32(0x00000000, 0x80000000, 0x7FC00000, 0x3F800000, 0x00000001, 0xFF800000)
+    assert backend.execute("logical_not", x).tolist() == [True, True, False, False, False, False]
+    assert [m.graph.node[0].op_type for m in models] == ["Equal"]
+
+
+def test_argmax_over_everything_is_argmax_of_the_flattened_data(backend, models):
+    x = _f32(0x3F800000, 0x40400000, 0x40000000, 0x40400000, shape=(2, 2))
+    assert backend.execute("argmax", x).tolist() == 1
+    assert backend.execute("argmin", x, None).tolist() == 0
+    assert [m.graph.node[0].op_type for m in models] == ["ArgMax", "ArgMin"]
+
+
+def test_a_float64_accumulator_is_the_node_in_double(backend, models):
+    """Cast to double, the node in double, Cast back: products exact, one rounding."""
+    a = _f32(0xBF800002, 0x3F800001, shape=(1, 2))
+    b = _f32(0x3F800000, 0x3F800001, shape=(2, 1))
+    wide = a.astype(np.float64) @ b.astype(np.float64)
+    got = backend.execute("matmul", a, b, accumulator_dtype=DType.Float64)
+    assert _bits(got) == _bits(wide.astype(np.float32))
+    total = backend.execute("reduce_sum", _f32(0x4B800000, 0x3F800000, 0xCB800000),
+                            accumulator_dtype=DType.Float64)  # fmt: skip
+    assert _bits(total) == [0x3F800000]  # 2**24 + 1 - 2**24, exact in double
+    computing = [m for m in models if m.graph.node[0].op_type != "Cast"]
+    assert [m.graph.node[0].op_type for m in computing] == ["MatMul", "ReduceSum"]
+    for model in computing:  # the node itself computes in double
+        assert model.graph.input[0].type.tensor_type.elem_type == onnx.TensorProto.DOUBLE
 
 
 def test_results_are_the_sessions_own(backend):

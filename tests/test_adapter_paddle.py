@@ -22,6 +22,7 @@ paddle = pytest.importorskip(
 
 import backends  # noqa: E402
 from backends.adapters import paddle_cpu  # noqa: E402
+from backends.errors import NotMeasured  # noqa: E402
 from conformance.generate.strategies import boundary_examples  # noqa: E402
 from conformance.judge.runner import Problem, run_call  # noqa: E402
 from conformance.report import call_from_json  # noqa: E402
@@ -116,9 +117,21 @@ def test_operations_paddle_lacks_are_declared_not_composed(backend, operation):
     x = backend.from_tensor(Tensor.from_nested([1.5, -2.0], DType.Float32))
     args = (x, x) if operation == "rem" else (x,)
     before = backend.allocations
-    with pytest.raises(NotImplementedError, match=f"paddle {paddle.__version__} has no"):
+    with pytest.raises(NotMeasured, match=f"paddle {paddle.__version__} has no"):
         backend.execute(operation, *args)
     assert backend.allocations == before
+    assert dict(backend.composed_operations) == {}
+
+
+def test_an_axis_out_of_range_is_paddle_s_own_error(backend):
+    x = backend.from_tensor(Tensor.from_nested([1.5, -2.0], DType.Float32))
+    with pytest.raises(Exception) as expected:
+        paddle.sum(x, axis=3)
+    with pytest.raises(type(expected.value)):
+        backend.execute("reduce_sum", x, 3)
+    with pytest.raises(NotMeasured, match=r"padding as 1 \(low, high\) int pairs"):
+        backend.execute("conv_general", paddle.zeros([1, 1, 2]), paddle.zeros([1, 1, 1]),
+                        (1,), (0, 0))  # fmt: skip
 
 
 def test_planner_errors_come_first(backend, monkeypatch):

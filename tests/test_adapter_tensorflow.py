@@ -24,6 +24,7 @@ tensorflow_cpu = pytest.importorskip(
 tf = tensorflow_cpu.tf
 
 import backends  # noqa: E402
+from backends.errors import NotMeasured  # noqa: E402
 from conformance.generate.strategies import boundary_examples  # noqa: E402
 from conformance.judge.runner import Problem, run_call  # noqa: E402
 from conformance.report import call_from_json  # noqa: E402
@@ -192,11 +193,36 @@ def test_the_layout_steps_compute_the_reference_call(backend):
         assert backend.to_tensor(backend.execute(operation, *args)) == _cpu(operation, *args)
 
 
-def test_smallest_k_is_declared_and_refused(backend):
+def test_smallest_k_is_declared_and_not_measured(backend):
     before = backend.allocations
-    with pytest.raises(NotImplementedError, match="no smallest-k"):
-        backend.execute("_topk_values", _f32(0x3F800000, 0x40000000), 1, 0, False)
+    for largest in (False, 1):
+        with pytest.raises(NotMeasured, match="no smallest-k"):
+            backend.execute("_topk_values", _f32(0x3F800000, 0x40000000), 1, 0, largest)
     assert backend.allocations == before
+    assert dict(backend.composed_operations) == {}
+
+
+def test_what_tensorflow_has_no_spelling_for_is_not_measured(backend):
+    lhs = tf.zeros([1, 4, 3])
+    rhs = tf.zeros([2, 2, 1])  # C / C_w = 2 groups: TensorFlow infers them
+    with pytest.raises(NotMeasured, match="infers 4 / 2 = 2 groups"):
+        backend.execute("conv_general", lhs, rhs, (1,), ((0, 0),), (1,), (1,), 1)
+    with pytest.raises(NotMeasured, match=r"padding as 1 \(low, high\) int pairs"):
+        backend.execute("conv_general", lhs, rhs, (1,), (0, 0), (1,), (1,), 2)
+    with pytest.raises(NotMeasured, match="direction string"):
+        backend.execute("_sort_values", tf.zeros([2]), 0, 1)
+
+
+def test_an_axis_out_of_range_is_tensorflow_s_own_error(backend):
+    x = tf.zeros([2])
+    for operation, args, direct in (
+        ("reduce_sum", (x, 3), lambda: tf.math.reduce_sum(x, axis=3)),
+        ("_topk_values", (x, 1, 3), lambda: tf.experimental.numpy.moveaxis(x, 3, -1)),
+    ):
+        with pytest.raises(Exception) as expected:
+            direct()
+        with pytest.raises(type(expected.value)):
+            backend.execute(operation, *args)
 
 
 # ---------------------------------------------------------------------------

@@ -26,11 +26,17 @@ What the adapter does, and does *not* do
    other real (``Fraction``) as ``float(value)`` -- neither library has a
    weak rational, and ``float()`` is what its users write.
 3. Then one library call per operation, the most direct spelling its API
-   offers (the table below).  Nothing is emulated: no correct-rounding fix,
-   no exact or checked Int32 arithmetic, no ordered accumulation, no NaN or
-   signed-zero repair, no index or shape validation beyond the library's own.
-   Where the library has no equivalent of a rule the adapter writes what a
-   user of the library would write, and the conformance report shows the gap.
+   offers (the table below), with the parameters (axes, ``keepdims``, ``k``,
+   flags) as the caller gave them.  Nothing is emulated or validated: no
+   correct-rounding fix, no exact or checked Int32 arithmetic, no ordered
+   accumulation, no NaN or signed-zero repair, no axis, index or shape check
+   -- the library's own exception is what the report shows
+   (docs/adapter-policy.md).  Where the library has no function for an
+   operation, a subclass either refuses it with
+   :class:`~backends.errors.NotMeasured` (:func:`refusal`, a hook it does not
+   provide) or composes it from library calls and declares the composition in
+   ``composed_operations`` (:data:`FORMULAS` for the shared formulas), so that
+   its classes are the adapter's, not the library's.
 4. The library's own dtype is kept.  The only casts after the call are those
    a user needs to land on the plan's output dtype by construction of the
    API: ``argmax``/``argmin`` and numpy's ``argsort`` indices (int64 in
@@ -47,17 +53,20 @@ Mapping (``xp`` = the namespace; the names of the first block and cumsum are
     neg abs sign sqrt recip floor ceil    xp.negative abs sign sqrt reciprocal floor ceil
     round logical_not                     xp.rint logical_not
     exp exp2 log log2 sin cos tanh        xp.exp exp2 log log2 sin cos tanh
-    rsqrt sigmoid silu softplus elu       1/xp.sqrt(x), 1/(1+xp.exp(-x)), x/(1+xp.exp(-x)),
-                                          xp.logaddexp(0, x), xp.where(x > 0, x, xp.expm1(x))
-    relu leaky_relu                       xp.maximum(x, 0), xp.where(x >= 0, x, x * 0.01f)
-    erf gelu                              backend.erf(x), 0.5 x (1 + erf(x / sqrt 2))
+    rsqrt sigmoid silu softplus elu       composed (FORMULAS): 1/xp.sqrt(x), 1/(1+xp.exp(-x)),
+                                          x/(1+xp.exp(-x)), xp.logaddexp(0, x),
+                                          xp.where(x > 0, x, xp.expm1(x))
+    relu leaky_relu                       composed: xp.maximum(x, 0), xp.where(x >= 0, x, x * 0.01f)
+    erf gelu                              backend.erf(x); composed: 0.5 x (1 + erf(x / sqrt 2))
     clamp select                          xp.clip(x, lo, hi), xp.where(c, t, f)
     matmul                                xp.matmul (Float64 request: backend.matmul_float64)
     reduce_sum reduce_prod                xp.sum / xp.prod (Float64 request: dtype=float64,
                                           then astype(float32); Int32: dtype=int32)
     reduce_max reduce_min argmax argmin   xp.max min argmax argmin
     cumsum gather                         xp.cumsum(x, axis), xp.take(x, i, axis)
-    scatter scatter_add conv_general      backend hooks
+    scatter scatter_add                   backend hooks on base[(:,) * axis + (i,)], the axis
+                                          judged by the library's xp.moveaxis first
+    conv_general                          backend hook
     _sort_* _topk_*                       backend hooks (sort/topk are reached through them)
 
 Allocations.  The library allocates inside its own calls, where an adapter
@@ -73,17 +82,19 @@ from __future__ import annotations
 import contextlib
 import math
 import numbers
-from collections.abc import Callable
+import operator
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 import numpy as np
-from numpy.lib.array_utils import normalize_axis_index
 
 from oracle import Accumulation, Arithmetic, DType, OperandRole, OperationPlan, Tensor
 
 from ..dispatch import Kernel, KernelBackend
+from ..errors import NotMeasured
 
 __all__ = [
+    "FORMULAS",
     "KERNELS",
     "LEAKY_RELU_SLOPE",
     "NUMPY_FUNCTIONS",
@@ -125,6 +136,9 @@ class ArrayNamespaceBackend(KernelBackend):
     kernels: ClassVar[dict[str, Kernel]] = {}
     #: operation -> the name of the ``xp`` function that computes it (set below)
     functions: ClassVar[dict[str, str]] = {}
+    #: operation -> the library calls the adapter composes it from (none by default);
+    #: the judge marks the classes of these operations as the adapter's
+    composed_operations: ClassVar[Mapping[str, str]] = {}
     #: dtype_key of a native array (its numpy dtype by default) -> its DType
     native_dtypes: ClassVar[dict[Any, DType]] = {
         np.dtype(np.float32): DType.Float32,
@@ -215,32 +229,47 @@ class ArrayNamespaceBackend(KernelBackend):
         return self.finish(result)
 
     # -- hooks where the libraries differ ------------------------------------
+    # A hook a subclass does not provide is a mapping the adapter does not have:
+    # NotMeasured, raised before the library is called.
+
+    def _unmapped(self, what: str) -> NotMeasured:
+        return NotMeasured(f"the {self.name} adapter maps no {what}: not measured")
 
     def erf(self, x: Any) -> Any:
-        raise NotImplementedError
+        raise self._unmapped("erf")
 
     def matmul_float64(self, a: Any, b: Any) -> Any:
         """``a @ b`` of float32 matrices with the Float64 accumulator requested, as float32."""
-        raise NotImplementedError
+        raise self._unmapped("matmul with a Float64 accumulator")
+
+    def scatter_index(self, base: Any, axis: Any, indices: Any) -> tuple[Any, ...]:
+        """``(:, ..., :, indices)`` with *indices* at *axis*, for ``base[...]``.
+
+        The library judges the axis first, with its own ``moveaxis`` (the check
+        its functions make of an axis argument); only an axis it accepted is
+        turned into a position.
+        """
+        self.xp.moveaxis(base, axis, 0)
+        return (slice(None),) * (operator.index(axis) % base.ndim) + (indices,)
 
     def scatter(self, base: Any, index: tuple[Any, ...], updates: Any) -> Any:
         """A copy of *base* with ``[index] = updates``."""
-        raise NotImplementedError
+        raise self._unmapped("scatter")
 
     def scatter_add(self, base: Any, index: tuple[Any, ...], updates: Any) -> Any:
         """A copy of *base* with *updates* added at ``[index]`` (duplicates accumulate)."""
-        raise NotImplementedError
+        raise self._unmapped("scatter_add")
 
     def conv(self, lhs: Any, rhs: Any, strides: Any, padding: Any, lhs_dilation: Any,
              rhs_dilation: Any, groups: Any) -> Any:  # fmt: skip
         """The cross-correlation of conv_general (see the reference semantics)."""
-        raise NotImplementedError
+        raise self._unmapped("conv_general")
 
     def sort(self, x: Any, axis: Any, descending: Any, values: bool) -> Any:
-        raise NotImplementedError
+        raise self._unmapped("sort")
 
     def topk(self, x: Any, k: Any, axis: Any, largest: Any, values: bool) -> Any:
-        raise NotImplementedError
+        raise self._unmapped("top-k")
 
 
 # ---------------------------------------------------------------------------
@@ -453,25 +482,20 @@ def gather(backend: ArrayNamespaceBackend, plan: OperationPlan, data: Any, indic
     return backend.run(backend.xp.take, d, i, axis=axis)
 
 
-def _axis_index(axis: Any, ndim: int, indices: Any) -> tuple[Any, ...]:
-    """``(:, ..., :, indices)`` with *indices* at *axis*.
-
-    The axis goes through numpy's own check (``normalize_axis_index``, the
-    one ``numpy.take`` uses): an AxisError for an axis out of range.
-    """
-    return (slice(None),) * normalize_axis_index(axis, ndim) + (indices,)
-
-
 def scatter(backend: ArrayNamespaceBackend, plan: OperationPlan, base: Any, indices: Any,
             updates: Any, axis: Any) -> Any:  # fmt: skip
     b, i, u = (backend.operand(plan, p, a) for p, a in enumerate((base, indices, updates)))
-    return backend.run(backend.scatter, b, _axis_index(axis, b.ndim, i), u)
+    with backend.quiet():
+        index = backend.scatter_index(b, axis, i)
+    return backend.run(backend.scatter, b, index, u)
 
 
 def scatter_add(backend: ArrayNamespaceBackend, plan: OperationPlan, base: Any, indices: Any,
                 updates: Any, axis: Any) -> Any:  # fmt: skip
     b, i, u = (backend.operand(plan, p, a) for p, a in enumerate((base, indices, updates)))
-    return backend.run(backend.scatter_add, b, _axis_index(axis, b.ndim, i), u)
+    with backend.quiet():
+        index = backend.scatter_index(b, axis, i)
+    return backend.run(backend.scatter_add, b, index, u)
 
 
 def _sort(values: bool) -> Kernel:
@@ -495,12 +519,12 @@ def _topk(values: bool) -> Kernel:
 
 
 def refusal(operation: str, why: str) -> Kernel:
-    """A kernel for an operation the library has no function for: NotImplementedError
-    saying *why*, raised after planning (so the planner's errors still come first)
-    and before anything is computed.  The operation is never composed from others."""
+    """A kernel for an operation the library has no function for: NotMeasured saying
+    *why*, raised after planning (so the planner's errors still come first) and
+    before anything is computed.  The operation is never composed from others."""
 
     def kernel(backend: ArrayNamespaceBackend, plan: OperationPlan, *args: Any) -> Any:
-        raise NotImplementedError(f"{operation}: {why}")
+        raise NotMeasured(f"{operation}: {why}: not measured")
 
     kernel.__name__ = f"refuse_{operation}"
     return kernel
@@ -537,6 +561,19 @@ KERNELS: dict[str, Kernel] = {
     "_sort_indices": _sort(values=False),
     "_topk_values": _topk(values=True),
     "_topk_indices": _topk(values=False),
+}
+
+#: the shared kernels that compose an operation from several namespace calls (operation
+#: -> how): a backend that keeps one of them declares it in ``composed_operations``
+FORMULAS: dict[str, str] = {
+    "rsqrt": "xp.float32(1) / xp.sqrt(x) (two roundings)",
+    "sigmoid": "1 / (1 + xp.exp(-x)) in float32",
+    "silu": "x / (1 + xp.exp(-x)) in float32",
+    "softplus": "xp.logaddexp(0, x)",
+    "elu": "xp.where(x > 0, x, xp.expm1(x))",
+    "relu": "xp.maximum(x, 0)",
+    "leaky_relu": "xp.where(x >= 0, x, x * float32(0.01))",
+    "gelu": "0.5 * x * (1 + backend.erf(x * float32(1 / sqrt 2))) in float32",
 }
 
 ArrayNamespaceBackend.kernels = KERNELS

@@ -34,13 +34,23 @@ What JAX has no direct equivalent for, and what is written instead:
 * ``gather``: ``jnp.take`` (its default mode fills out-of-range positions
   with NaN instead of raising IndexError);
 * sort: ``jnp.sort``/``jnp.argsort(stable=True, descending=...)``; topk:
-  ``jax.lax.top_k`` along the axis (smallest k: ``top_k`` of ``-x``), values
-  taken from ``x`` by the indices.
+  ``jax.lax.top_k(x, k, axis=axis)``, its values and indices.  ``lax.top_k``
+  has no smallest-k: ``largest=False`` (or any value but True) is
+  NotMeasured, and the backend declares the feature ``topk-smallest``
+  unsupported, so the suite does not judge those calls (``top_k`` of ``-x``
+  would measure the adapter's negation, not JAX).
+
+Every parameter (axes, ``keepdims``, ``k``, flags, the conv tuples) reaches
+JAX as the caller gave it, and JAX's own exception for a bad one propagates;
+scatter's axis is judged by ``jnp.moveaxis`` before it becomes an index
+(docs/adapter-policy.md).  The adapter composes nothing:
+``composed_operations`` is empty, every activation being jax's own function.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 import jax
 import jax.numpy as jnp
@@ -50,8 +60,9 @@ import numpy as np
 from oracle import OperationPlan, Tensor
 
 from ..dispatch import Kernel
-from ..errors import BackendLoadError
+from ..errors import BackendLoadError, NotMeasured
 from .array_namespace import KERNELS, ArrayNamespaceBackend
+from .translate import bool_flag
 
 __all__ = ["JaxBackend"]
 
@@ -100,6 +111,10 @@ class JaxBackend(ArrayNamespaceBackend):
     kernels = JAX_KERNELS
     library = "jax"
     version = jax.__version__
+    #: jax's own functions for every operation: nothing is composed
+    composed_operations: ClassVar[Mapping[str, str]] = {}
+    #: jax.lax.top_k has no smallest-k (module docstring)
+    unsupported: ClassVar[set[str]] = {"topk-smallest"}
 
     def __init__(self, device: str = "cpu") -> None:
         super().__init__()
@@ -164,6 +179,10 @@ class JaxBackend(ArrayNamespaceBackend):
         return function(x, axis=axis, stable=True, descending=descending)
 
     def topk(self, x: Any, k: Any, axis: Any, largest: Any, values: bool) -> Any:
-        keys = x if largest else -x
-        _, indices = jax.lax.top_k(keys, k, axis=axis)
-        return jnp.take_along_axis(x, indices, axis=axis) if values else indices
+        if bool_flag(largest) is not True:
+            raise NotMeasured(
+                f"topk: jax.lax.top_k has no smallest-k; only largest=True has a jax "
+                f"spelling, not {type(largest).__name__} {largest!r:.40}: not measured"
+            )
+        top_values, indices = jax.lax.top_k(x, k, axis=axis)
+        return top_values if values else indices

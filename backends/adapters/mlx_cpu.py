@@ -16,21 +16,32 @@ mlx evaluates lazily; every result is evaluated (``mx.eval``) inside the call,
 so an error of the computation is raised by ``execute``.  Weak scalars reach
 mlx as Python scalars (mlx's own weak-scalar rule).
 
-What mlx has no function for is not composed from others: the kernel raises
-NotImplementedError after planning (:data:`NOT_IN_MLX`) -- ``rem`` (mlx's
-``remainder`` is the floored modulus, not C ``fmod``), ``exp2``, top-k
-indices (``mx.topk`` returns values only); and so are the plans its function
-cannot be asked for: a Float64 accumulator for ``reduce_sum`` and ``matmul``
-(neither takes a dtype), a descending sort and the smallest k (``mx.sort``
-and ``mx.topk`` have no such argument; the backend declares the capability
-features ``sort-descending`` and ``topk-smallest`` unsupported, so the suite
-does not judge those calls).
+What mlx has no function for is not composed from others (so
+``composed_operations`` is empty): the kernel raises
+:class:`~backends.errors.NotMeasured` after planning (:data:`NOT_IN_MLX`) --
+``rem`` (mlx's ``remainder`` is the floored modulus, not C ``fmod``),
+``exp2``, top-k indices (``mx.topk`` returns values only); and so are the
+argument forms its function cannot be asked for: a descending sort and the
+smallest k (``mx.sort`` and ``mx.topk`` have no such argument; only
+``descending=False`` and ``largest=True`` have a translation, and the backend
+declares the capability features ``sort-descending`` and ``topk-smallest``
+unsupported, so the suite does not judge those calls), a padding that is not
+one (low, high) int pair per spatial dimension (``mx.conv_general`` takes
+the lows and the highs as two lists).
 
-The rest, as called: ``mx.sum`` (an Int32 sum stays int32), ``mx.prod/max/
-min``, ``mx.argmax/argmin`` (uint32 indices, cast to int32), ``mx.cumsum(x,
-axis=axis)``, ``mx.matmul``, ``mx.take(x, indices, axis=axis)``, ``mx.clip``,
-``mx.where``, scatter as ``out[..., indices] = updates`` on a copy and
-scatter_add as ``base.at[..., indices].add(updates)``, ``mx.conv_general``
+A Float64 accumulator (``reduce_sum``, ``matmul``) is mlx's own float64
+arithmetic, which its CPU stream has: ``mx.sum``/``mx.matmul`` of the
+operands cast with ``astype(mx.float64)``, the result cast back with
+``astype(mx.float32)`` -- neither function takes a dtype, but each computes
+in its operands' dtype.
+
+The rest, as called, every parameter as the caller gave it (mlx's own
+exception for a bad one): ``mx.sum`` (an Int32 sum stays int32),
+``mx.prod/max/min``, ``mx.argmax/argmin`` (uint32 indices, cast to int32),
+``mx.cumsum(x, axis=axis)``, ``mx.matmul``, ``mx.take(x, indices,
+axis=axis)``, ``mx.clip``, ``mx.where``, scatter as ``out[..., indices] =
+updates`` on a copy and scatter_add as ``base.at[..., indices].add(updates)``
+(the axis judged by ``mx.moveaxis`` first), ``mx.conv_general``
 (channels-last: the operands' channel axis moved last and the result's back),
 ``mx.sort``/``mx.argsort`` (stable), ``mx.topk`` (values, "not necessarily in
 sorted order").
@@ -38,6 +49,7 @@ sorted order").
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import mlx.core as mx
@@ -47,7 +59,9 @@ import numpy as np
 from oracle import Accumulation, DType, OperationPlan
 
 from ..dispatch import Kernel
+from ..errors import NotMeasured
 from .array_namespace import KERNELS, NUMPY_FUNCTIONS, ArrayNamespaceBackend, refusal
+from .translate import bool_flag, padding_pairs
 
 __all__ = ["MLX_FUNCTIONS", "MLX_KERNELS", "NOT_IN_MLX", "MlxBackend"]
 
@@ -64,8 +78,6 @@ MLX_FUNCTIONS: dict[str, str] = {
     for op, name in NUMPY_FUNCTIONS.items()
     if op not in NOT_IN_MLX
 }
-
-_NO_DTYPE = "mlx {0} takes no dtype, so a Float64 accumulator cannot be requested"
 
 
 def _library_unary(function: Any, name: str) -> Kernel:
@@ -84,12 +96,15 @@ def reduce_sum(
     backend: ArrayNamespaceBackend, plan: OperationPlan, x: Any, axis: Any = None,
     keepdims: Any = False,
 ) -> Any:  # fmt: skip
-    """mx.sum (an int32 sum is int32 in mlx); a Float64 accumulator is refused."""
+    """mx.sum (an int32 sum is int32 in mlx); a Float64 accumulator: mx.sum of the float64
+    operand, cast back to float32."""
+    v = backend.operand(plan, 0, x)
     if plan.accumulation is not Accumulation.EXACT_INTEGER and plan.accumulator_dtype is (
         DType.Float64
     ):
-        raise NotImplementedError(f"reduce_sum: {_NO_DTYPE.format('sum')}")
-    return backend.run(mx.sum, backend.operand(plan, 0, x), axis=axis, keepdims=keepdims)
+        wide = v.astype(mx.float64)
+        return backend.run(lambda: mx.sum(wide, axis=axis, keepdims=keepdims).astype(mx.float32))
+    return backend.run(mx.sum, v, axis=axis, keepdims=keepdims)
 
 
 #: the shared kernels, mlx's own functions where it has them, refusals for the rest
@@ -121,6 +136,8 @@ class MlxBackend(ArrayNamespaceBackend):
     functions = MLX_FUNCTIONS
     library = "mlx"
     version = mx.__version__
+    #: mlx's functions only: nothing is composed (module docstring)
+    composed_operations: ClassVar[Mapping[str, str]] = {}
     #: calls mlx has no argument for: the suite counts them, does not judge them
     unsupported: ClassVar[set[str]] = {"sort-descending", "topk-smallest"}
     native_dtypes: ClassVar[dict[Any, DType]] = {
@@ -154,7 +171,8 @@ class MlxBackend(ArrayNamespaceBackend):
         return mx.erf(x)
 
     def matmul_float64(self, a: Any, b: Any) -> Any:
-        raise NotImplementedError(f"matmul: {_NO_DTYPE.format('matmul')}")
+        """mx.matmul computes in its operands' dtype: float64 on the CPU stream."""
+        return mx.matmul(a.astype(mx.float64), b.astype(mx.float64)).astype(mx.float32)
 
     def scatter(self, base: Any, index: tuple[Any, ...], updates: Any) -> Any:
         out = mx.array(base)
@@ -166,26 +184,42 @@ class MlxBackend(ArrayNamespaceBackend):
 
     def conv(self, lhs: Any, rhs: Any, strides: Any, padding: Any, lhs_dilation: Any,
              rhs_dilation: Any, groups: Any) -> Any:  # fmt: skip
-        spatial = lhs.ndim - 2
+        spatial = max(lhs.ndim - 2, 0)
         ones = [1] * spatial
-        pads = [tuple(p) for p in padding] if padding is not None else [(0, 0)] * spatial
+        pads = padding_pairs("mlx", padding, spatial)
         result = mx.conv_general(
             mx.moveaxis(lhs, 1, -1),
             mx.moveaxis(rhs, 1, -1),
-            stride=list(strides) if strides is not None else ones,
+            stride=_listed(strides, ones),
             padding=([lo for lo, _ in pads], [hi for _, hi in pads]),
-            kernel_dilation=list(rhs_dilation) if rhs_dilation is not None else ones,
-            input_dilation=list(lhs_dilation) if lhs_dilation is not None else ones,
+            kernel_dilation=_listed(rhs_dilation, ones),
+            input_dilation=_listed(lhs_dilation, ones),
             groups=groups,
         )
         return mx.moveaxis(result, -1, 1)
 
     def sort(self, x: Any, axis: Any, descending: Any, values: bool) -> Any:
-        if descending:
-            raise NotImplementedError("sort: mx.sort has no descending order")
+        if bool_flag(descending) is not False:
+            raise NotMeasured(
+                f"sort: mx.sort and mx.argsort have no descending argument; only "
+                f"descending=False has an mlx spelling, not {type(descending).__name__} "
+                f"{descending!r:.40}: not measured"
+            )
         return mx.sort(x, axis=axis) if values else mx.argsort(x, axis=axis).astype(mx.int32)
 
     def topk(self, x: Any, k: Any, axis: Any, largest: Any, values: bool) -> Any:
-        if not largest:
-            raise NotImplementedError("topk: mx.topk returns the largest k only")
+        if bool_flag(largest) is not True:
+            raise NotMeasured(
+                f"topk: mx.topk has no largest argument (it returns the largest k); only "
+                f"largest=True has an mlx spelling, not {type(largest).__name__} "
+                f"{largest!r:.40}: not measured"
+            )
         return mx.topk(x, k, axis=axis)
+
+
+def _listed(value: Any, default: list[int]) -> Any:
+    """A per-dimension conv parameter as mlx takes it: None as *default*, a tuple as a
+    list, anything else as it is (mlx judges it)."""
+    if value is None:
+        return default
+    return list(value) if isinstance(value, tuple) else value

@@ -27,15 +27,17 @@ before planning).  Results are the arrays the session returns.
   its overflow warning silenced (the flag changes no value), is therefore
   what materialises it.  An input, not a constant: the session is then the
   same for every value.
-* A parameter that becomes an ONNX attribute or an int64 index input (axes,
-  ``keepdims``, ``k``, the flags, the convolution tuples) must be written as
-  a typed attribute, so its *type* is checked by the adapter with the
-  reference's TypeError (``backends/parameters.py``; conv parameters through
-  :func:`oracle.conv_geometry.conv_geometry`, as the torch adapter reads
-  them).  Everything else -- shapes that do not broadcast, axes out of
-  range, index ranges, ``k`` too large -- is left to ONNX Runtime, whose own
-  exception (``onnxruntime...Fail``, ``InvalidArgument``) is what the report
-  shows.
+* A parameter (axes, ``keepdims``, ``k``, the flags, the convolution
+  tuples) is written as ONNX takes it and checked by nobody but ONNX Runtime
+  (docs/adapter-policy.md): an attribute is the value as given (a numpy
+  scalar as its ``.item()``), typed by ``onnx.helper``; an index input (axes,
+  CumSum's axis, TopK's K) is ``numpy.asarray`` of it, int64 when it is an
+  integer array, fed as it is otherwise.  So a bool ``keepdims`` is ONNX's
+  INT 1, a float axis is a FLOAT attribute that ONNX Runtime refuses, and
+  shapes that do not broadcast, axes out of range, index ranges and ``k``
+  too large are ONNX Runtime's to judge: its own exception
+  (``onnxruntime...Fail``, ``InvalidArgument``, ``InvalidGraph``) is what the
+  report shows.
 
 Sessions
 --------
@@ -60,6 +62,7 @@ unless named)::
     add sub mul elementwise_mul div     Add Sub Mul Mul Div
     rem pow maximum minimum             Mod(fmod=1, required for floats) Pow Max Min
     eq lt le                            Equal Less LessOrEqual
+    logical_not                         Equal(x, 0) (Not takes bool only): +-0 -> True, NaN -> False
     neg abs sign sqrt recip floor ceil  Neg Abs Sign Sqrt Reciprocal Floor Ceil
     round exp log sin cos tanh erf      Round Exp Log Sin Cos Tanh Erf
     sigmoid silu softplus elu relu      Sigmoid Swish(alpha 1) Softplus Elu(alpha 1) Relu
@@ -72,25 +75,30 @@ unless named)::
     gather                              Gather(axis)
     scatter scatter_add                 ScatterND(reduction none / add), axis 0
     _sort_* _topk_*                     TopK(largest, sorted=1; K = the axis length
-                                        for the sort), indices int64 -> int32
+                                        for the sort, largest = descending), indices
+                                        int64 -> int32
 
 ``axis=None`` of a reduction omits the ``axes`` input (ONNX: reduce every
 axis); ``axis=()`` is an empty ``axes`` tensor with ``noop_with_empty_axes=1``,
 ONNX's spelling of a reduction over no axis (with the default 0 an empty
-``axes`` reduces every axis).  The int64
--> int32 narrowing of ArgMax/TopK indices is numpy's ``astype``, what a user
-needs to land on the plan's output dtype.
+``axes`` reduces every axis).  ``argmax``/``argmin`` with ``axis=None`` (the
+flat index) run ArgMax on the data flattened by numpy (data movement: ArgMax
+has no flattened form).  A Float64 accumulator (reduce_sum, matmul) is
+ONNX Runtime's own double arithmetic: the operands through a ``Cast`` to
+double, the node in double, a ``Cast`` back to float -- the accumulator is
+the dtype the node computes in.  The int64 -> int32 narrowing of
+ArgMax/TopK indices is numpy's ``astype``, what a user needs to land on the
+plan's output dtype.
 
-Unsupported (NotImplementedError before anything runs; never composed from
-several nodes): ``exp2``, ``log2``, ``rsqrt`` (no ONNX operator), ``ne`` (no
-NotEqual: it would be Not(Equal)), ``logical_not`` (``Not`` takes bool only;
-a Float32 input would need a Cast first); a Float64 accumulator for
-reduce_sum and matmul (no single node accumulates float32 in double);
-``argmax``/``argmin`` with ``axis=None`` (ArgMax has no flattened form);
-conv input dilation above 1 (Conv has no such attribute); scatter and
-scatter_add on an axis other than 0 (ScatterND scatters along the leading
-axes).  The backend declares the matching features of plancheck's
-vocabulary, ``accumulator-dtype`` and ``conv-lhs-dilation``, unsupported.
+Not measured (:class:`~backends.errors.NotMeasured` before anything runs;
+never composed from several nodes, so ``composed_operations`` is empty):
+``exp2``, ``log2``, ``rsqrt`` (no ONNX operator), ``ne`` (no NotEqual: it
+would be Not(Equal)); conv input dilation above 1 (Conv has no such
+attribute; the backend declares the feature ``conv-lhs-dilation``
+unsupported) and a padding that is not one (low, high) int pair per spatial
+dimension (no ``pads`` spelling); scatter and scatter_add on an axis other
+than the leading one (ScatterND scatters along the leading axes); an index
+parameter beyond int64.
 """
 
 from __future__ import annotations
@@ -106,10 +114,10 @@ import onnxruntime as ort
 from onnx import TensorProto, helper
 
 from oracle import Accumulation, DType, OperandRole, OperationPlan, Tensor
-from oracle.conv_geometry import conv_geometry
 
 from ..dispatch import Kernel, KernelBackend
-from ..parameters import describe, read_flag, read_int
+from ..errors import NotMeasured
+from .translate import int_value, padding_pairs, per_dimension
 
 __all__ = ["KERNELS", "OPSET", "UNSUPPORTED", "OnnxRuntimeBackend"]
 
@@ -127,13 +135,12 @@ _NUMPY_TYPES: dict[DType, type] = {DType.Float32: np.float32, DType.Int32: np.in
 _DTYPES: dict[np.dtype, DType] = {np.dtype(v): k for k, v in _NUMPY_TYPES.items()}
 _INT64 = TensorProto.INT64
 
-#: operation -> why it has no single-node ONNX form (declared unsupported)
+#: operation -> why it has no single-node ONNX form (NotMeasured)
 UNSUPPORTED: dict[str, str] = {
     "exp2": "ONNX has no Exp2 operator",
     "log2": "ONNX has no Log2 operator",
     "rsqrt": "ONNX has no Rsqrt operator",
     "ne": "ONNX has no NotEqual operator (Not(Equal) would be two nodes)",
-    "logical_not": "ONNX Not takes bool only; a Float32 input needs a Cast first (two nodes)",
 }
 
 
@@ -153,27 +160,39 @@ def _weak_number(value: Any) -> Any:
     return float(value)
 
 
-def _index_array(values: Sequence[int]) -> np.ndarray:
-    return np.array(values, dtype=np.int64)
+def _plain(value: Any) -> Any:
+    """A parameter in the spelling the onnx helper takes: a numpy scalar as its ``.item()``,
+    a tuple or list element by element, anything else as it is (the toolchain judges it)."""
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    return value
 
 
-def _axes(operation: str, axis: Any) -> np.ndarray | None:
-    """The ``axes`` input of a reduction: None (omitted) or int64 axes, types checked."""
-    if axis is None:
-        return None
-    if isinstance(axis, tuple):
-        return _index_array([read_int(operation, "axis", a) for a in axis])
-    if isinstance(axis, numbers.Integral) and not isinstance(axis, bool | np.bool_):
-        return _index_array([read_int(operation, "axis", axis)])
-    raise TypeError(
-        f"{operation}: axis must be None, an int or a tuple of ints, got {describe(axis)}"
-    )
+def _index_input(operation: str, value: Any) -> np.ndarray:
+    """An index parameter (axes, an axis, ``k``) as the int64 input an ONNX user feeds.
+
+    numpy makes the array (ONNX Runtime's Python API exchanges numpy arrays); an
+    integer array becomes int64, a scalar a one-element 1-d tensor.  An array of
+    another dtype (a bool, a float) is fed as it is, and ONNX Runtime's type check
+    judges it; a value numpy holds only as Python objects (an int beyond 64 bits)
+    has no ONNX tensor form: NotMeasured.
+    """
+    array = np.asarray(_plain(value))
+    if array.dtype.kind == "O":
+        raise NotMeasured(
+            f"{operation}: {type(value).__name__} has no ONNX tensor form (numpy holds it as "
+            f"Python objects): not measured"
+        )
+    if array.dtype.kind in "iu" or array.size == 0:
+        array = array.astype(np.int64)
+    return array.reshape(1) if array.ndim == 0 else array
 
 
-def _unsupported(operation: str, why: str) -> NotImplementedError:
-    return NotImplementedError(
-        f"{operation}: not supported by the onnxruntime backend: {why} (declared "
-        f"unsupported, not composed from several nodes)"
+def _unsupported(operation: str, why: str) -> NotMeasured:
+    return NotMeasured(
+        f"{operation}: the onnxruntime backend has no single-node ONNX form: {why}: not measured"
     )
 
 
@@ -215,16 +234,25 @@ def _not_supported(why: str) -> Kernel:
     return kernel
 
 
+def logical_not(backend: OnnxRuntimeBackend, plan: OperationPlan, x: Any) -> np.ndarray:
+    """``Equal(x, 0)``: one node (ONNX's ``Not`` takes bool only), the rule "x == 0"
+    (+-0 -> True, NaN -> False); the 0 is a 0-d input of x's type."""
+    v = backend.operand(plan, 0, x)
+    return backend.node(plan, "Equal", [v, np.zeros((), v.dtype)], {})[0]
+
+
 def _reduction(op_type: str) -> Kernel:
     def kernel(backend: OnnxRuntimeBackend, plan: OperationPlan, x: Any, axis: Any = None,
                keepdims: Any = False) -> np.ndarray:  # fmt: skip
-        axes = _axes(plan.operation, axis)
-        attributes = {"keepdims": int(read_flag(plan.operation, "keepdims", keepdims))}
-        if axis == ():  # ONNX's spelling of "no axis": empty axes and the no-op flag
+        axes = None if axis is None else _index_input(plan.operation, axis)
+        attributes = {"keepdims": _plain(keepdims)}
+        if isinstance(axis, tuple) and not axis:  # ONNX's spelling of "no axis"
             attributes["noop_with_empty_axes"] = 1
-        if plan.accumulation is Accumulation.FLOATING and plan.accumulator_dtype is DType.Float64:
-            raise _unsupported(plan.operation, f"{op_type} cannot accumulate float32 in double")
         v = backend.operand(plan, 0, x)
+        if plan.accumulation is Accumulation.FLOATING and plan.accumulator_dtype is DType.Float64:
+            wide = backend.cast(v, TensorProto.DOUBLE)  # the sum in double: Cast, op, Cast
+            total = backend.node(plan, op_type, [wide, axes], attributes, [TensorProto.DOUBLE])
+            return backend.cast(total[0], TensorProto.FLOAT)
         return backend.node(plan, op_type, [v, axes], attributes)[0]
 
     kernel.__name__ = op_type
@@ -234,11 +262,11 @@ def _reduction(op_type: str) -> Kernel:
 def _arg(op_type: str) -> Kernel:
     def kernel(backend: OnnxRuntimeBackend, plan: OperationPlan, x: Any, axis: Any = None
                ) -> np.ndarray:  # fmt: skip
-        if axis is None:
-            raise _unsupported(plan.operation, f"{op_type} has no flattened form (axis=None)")
-        dim = read_int(plan.operation, "axis", axis)
         v = backend.operand(plan, 0, x)
-        indices = backend.node(plan, op_type, [v], {"axis": dim, "keepdims": 0}, [_INT64])[0]
+        if axis is None:  # the flat index: ArgMax has no flattened form, so flatten the data
+            v, axis = v.reshape(-1), 0
+        attributes = {"axis": _plain(axis), "keepdims": 0}
+        indices = backend.node(plan, op_type, [v], attributes, [_INT64])[0]
         return indices.astype(np.int32)
 
     kernel.__name__ = op_type
@@ -246,15 +274,17 @@ def _arg(op_type: str) -> Kernel:
 
 
 def cumsum(backend: OnnxRuntimeBackend, plan: OperationPlan, x: Any, axis: Any) -> np.ndarray:
-    dim = np.array(read_int(plan.operation, "axis", axis), dtype=np.int64)
+    dim = _index_input(plan.operation, axis).reshape(())  # CumSum's axis is a 0-d tensor
     v = backend.operand(plan, 0, x)
     return backend.node(plan, "CumSum", [v, dim], {})[0]
 
 
 def matmul(backend: OnnxRuntimeBackend, plan: OperationPlan, a: Any, b: Any) -> np.ndarray:
-    if plan.accumulator_dtype is DType.Float64:
-        raise _unsupported(plan.operation, "MatMul cannot accumulate float32 in double")
     x, y = backend.operand(plan, 0, a), backend.operand(plan, 1, b)
+    if plan.accumulation is Accumulation.FLOATING and plan.accumulator_dtype is DType.Float64:
+        wide = [backend.cast(v, TensorProto.DOUBLE) for v in (x, y)]  # Cast, MatMul, Cast
+        product = backend.node(plan, "MatMul", wide, {}, [TensorProto.DOUBLE])[0]
+        return backend.cast(product, TensorProto.FLOAT)
     return backend.node(plan, "MatMul", [x, y], {})[0]
 
 
@@ -263,20 +293,19 @@ def conv_general(
     window_strides: Any = None, padding: Any = None, lhs_dilation: Any = None,
     rhs_dilation: Any = None, feature_group_count: Any = 1,
 ) -> np.ndarray:  # fmt: skip
-    """Conv with the geometry's strides, pads (all begins, then all ends), dilations, group."""
-    g = conv_geometry(
-        tuple(np.shape(lhs)), tuple(np.shape(rhs)), window_strides, padding, lhs_dilation,
-        rhs_dilation, feature_group_count,
-    )  # fmt: skip
-    spatial = np.ndim(lhs) - 2
-    if g.lhs_dilation and any(d > 1 for d in g.lhs_dilation):
+    """Conv with the strides, dilations and group as given, the pads as all begins then
+    all ends; Conv has no input dilation (an lhs dilation above 1 is NotMeasured)."""
+    spatial = max(np.ndim(lhs) - 2, 0)
+    spread = per_dimension("onnxruntime", "lhs_dilation", lhs_dilation, spatial)
+    if any(d > 1 for d in spread):
         raise _unsupported(plan.operation, "Conv has no input (lhs) dilation")
-    pads = g.padding or ((0, 0),) * spatial
+    pads = padding_pairs("onnxruntime", padding, spatial)
+    ones = [1] * spatial
     attributes = {
-        "strides": tuple(g.window_strides or (1,) * spatial),
-        "pads": tuple(p[0] for p in pads) + tuple(p[1] for p in pads),
-        "dilations": tuple(g.rhs_dilation or (1,) * spatial),
-        "group": g.feature_group_count,
+        "strides": ones if window_strides is None else _plain(window_strides),
+        "pads": [p[0] for p in pads] + [p[1] for p in pads],
+        "dilations": ones if rhs_dilation is None else _plain(rhs_dilation),
+        "group": _plain(feature_group_count),
     }
     x, w = backend.operand(plan, 0, lhs), backend.operand(plan, 1, rhs)
     return backend.node(plan, "Conv", [x, w], attributes)[0]
@@ -284,17 +313,18 @@ def conv_general(
 
 def gather(backend: OnnxRuntimeBackend, plan: OperationPlan, data: Any, indices: Any,
            axis: Any) -> np.ndarray:  # fmt: skip
-    dim = read_int(plan.operation, "axis", axis)
     d, i = backend.operand(plan, 0, data), backend.operand(plan, 1, indices)
-    return backend.node(plan, "Gather", [d, i], {"axis": dim})[0]
+    return backend.node(plan, "Gather", [d, i], {"axis": _plain(axis)})[0]
 
 
 def _scatter(reduction: str) -> Kernel:
     def kernel(backend: OnnxRuntimeBackend, plan: OperationPlan, base: Any, indices: Any,
                updates: Any, axis: Any) -> np.ndarray:  # fmt: skip
-        dim = read_int(plan.operation, "axis", axis)
-        if dim not in (0, -np.ndim(base)):
-            raise _unsupported(plan.operation, f"ScatterND scatters along axis 0, not {dim}")
+        dim = int_value(axis)
+        if dim is None or dim not in (0, -np.ndim(base)):
+            raise _unsupported(
+                plan.operation, f"ScatterND scatters along the leading axis only, not {axis!r:.40}"
+            )
         b, i, u = (backend.operand(plan, p, v) for p, v in enumerate((base, indices, updates)))
         # ScatterND reads the last index dimension as the coordinates of a slice
         coordinates = np.asarray(i, dtype=np.int64)[..., None]
@@ -304,24 +334,24 @@ def _scatter(reduction: str) -> Kernel:
     return kernel
 
 
-def _top(backend: OnnxRuntimeBackend, plan: OperationPlan, x: Any, k: Any, axis: Any,
-         largest: bool, values: bool) -> np.ndarray:  # fmt: skip
+def _top(backend: OnnxRuntimeBackend, plan: OperationPlan, x: Any, k: np.ndarray, axis: Any,
+         largest: Any, values: bool) -> np.ndarray:  # fmt: skip
     v = backend.operand(plan, 0, x)
-    dim = read_int(plan.operation, "axis", axis)
-    attributes = {"axis": dim, "largest": int(largest), "sorted": 1}
+    attributes = {"axis": _plain(axis), "largest": _plain(largest), "sorted": 1}
     types = [_ELEMENT_TYPES[plan.operands[0].convert_to], _INT64]
-    result = backend.node(plan, "TopK", [v, _index_array([k])], attributes, types)
+    result = backend.node(plan, "TopK", [v, k], attributes, types)
     return result[0] if values else result[1].astype(np.int32)
 
 
 def _sort(values: bool) -> Kernel:
     def kernel(backend: OnnxRuntimeBackend, plan: OperationPlan, x: Any, axis: Any = -1,
                descending: Any = False) -> np.ndarray:  # fmt: skip
-        down = read_flag(plan.operation, "descending", descending)
-        dim = read_int(plan.operation, "axis", axis)
-        shape = np.shape(x)
-        length = shape[dim] if -len(shape) <= dim < len(shape) else 0  # ORT judges the axis
-        return _top(backend, plan, x, length, dim, down, values)
+        """TopK with K the axis length, ``largest`` the descending flag as given."""
+        shape, dim = np.shape(x), int_value(axis)
+        in_range = dim is not None and -len(shape) <= dim < len(shape)
+        length = shape[dim] if in_range else 0  # ORT judges another axis itself
+        k = np.array([length], dtype=np.int64)
+        return _top(backend, plan, x, k, axis, descending, values)
 
     kernel.__name__ = "sort_values" if values else "sort_indices"
     return kernel
@@ -330,9 +360,8 @@ def _sort(values: bool) -> Kernel:
 def _topk(values: bool) -> Kernel:
     def kernel(backend: OnnxRuntimeBackend, plan: OperationPlan, x: Any, k: Any,
                axis: Any = -1, largest: Any = True) -> np.ndarray:  # fmt: skip
-        count = read_int(plan.operation, "k", k)
-        top = read_flag(plan.operation, "largest", largest)
-        return _top(backend, plan, x, count, axis, top, values)
+        count = _index_input(plan.operation, k)
+        return _top(backend, plan, x, count, axis, largest, values)
 
     kernel.__name__ = "topk_values" if values else "topk_indices"
     return kernel
@@ -343,6 +372,7 @@ KERNELS: dict[str, Kernel] = {
     **{name: _elementwise(op, {}) for name, op in UNARY.items()},
     **{name: _elementwise(op, attrs) for name, (op, attrs) in ELEMENTWISE.items()},
     **{name: _not_supported(why) for name, why in UNSUPPORTED.items()},
+    "logical_not": logical_not,
     "reduce_sum": _reduction("ReduceSum"),
     "reduce_prod": _reduction("ReduceProd"),
     "reduce_max": _reduction("ReduceMax"),
@@ -408,7 +438,10 @@ class OnnxRuntimeBackend(KernelBackend):
     kernels = KERNELS
     library = "onnxruntime"
     version = ort.__version__
-    unsupported: ClassVar[set[str]] = {"accumulator-dtype", "conv-lhs-dilation"}
+    #: ONNX's Conv has no input dilation (module docstring)
+    unsupported: ClassVar[set[str]] = {"conv-lhs-dilation"}
+    #: every mapped operation is one ONNX node: nothing is composed
+    composed_operations: ClassVar[Mapping[str, str]] = {}
 
     def __init__(self, num_threads: int = 1) -> None:
         super().__init__()
@@ -481,7 +514,8 @@ class OnnxRuntimeBackend(KernelBackend):
             plan.operation,
             plan,
             op_type,
-            tuple(sorted(attributes.items())),
+            # repr: an attribute value may be unhashable (a list), and True is not 1
+            tuple((name, repr(value)) for name, value in sorted(attributes.items())),
             tuple(specs),
             tuple(types),
         )
@@ -494,9 +528,10 @@ class OnnxRuntimeBackend(KernelBackend):
         self.allocated()
         return results
 
-    def cast(self, array: np.ndarray, dtype: DType) -> np.ndarray:
-        """*array* converted by ONNX Runtime's Cast (its own single-node session)."""
-        target = _ELEMENT_TYPES[dtype]
+    def cast(self, array: np.ndarray, dtype: DType | int) -> np.ndarray:
+        """*array* converted by ONNX Runtime's Cast (its own single-node session) to
+        *dtype*, a DType or an ONNX element type (``TensorProto.DOUBLE``)."""
+        target = dtype if isinstance(dtype, int) else _ELEMENT_TYPES[dtype]
         key = ("Cast", _element_type(array), target, array.ndim)
         session = self.sessions.get(key)
         if session is None:

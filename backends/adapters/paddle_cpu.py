@@ -53,7 +53,8 @@ Paddle's cast (``x.astype(paddle.float32)``).
 * ``rem`` and ``exp2`` have no Paddle operation (``paddle.mod`` and
   ``paddle.remainder`` are the floored modulo, whose sign follows the
   divisor, not C ``fmod``; there is no ``paddle.exp2``): the kernels raise
-  NotImplementedError, they are not composed from other operations.
+  :class:`~backends.errors.NotMeasured`, they are not composed from other
+  operations (``composed_operations`` is empty).
 * ``reduce_sum``: ``paddle.sum(x, axis, dtype, keepdim)`` with
   ``dtype=paddle.int32`` on the Int32 plan and ``paddle.float64`` (then
   ``astype(float32)``) for a Float64 accumulator; ``reduce_prod``:
@@ -63,13 +64,16 @@ Paddle's cast (``x.astype(paddle.float32)``).
   list), so ``axis=()`` reaches Paddle as ``[]``.
 * ``matmul``: ``paddle.matmul``; a Float64 accumulator is the matmul of the
   float64 casts, cast back to float32.
-* ``conv_general``: ``F.conv1d/conv2d/conv3d`` (no bias) with stride, window
-  dilation, groups and the non-negative padding as ``[before, after]`` pairs;
-  as in the torch adapter, input dilation writes the input into a zero tensor
-  at every ``lhs_dilation``-th position and a negative padding crops the
-  input by slicing (data movement only; every product and sum is Paddle's
-  conv).  No spatial dimension runs as conv1d over a length-1 dimension;
-  more than three have no Paddle conv (NotImplementedError).
+* ``conv_general``: ``F.conv1d/conv2d/conv3d`` (no bias) with the stride,
+  window dilation and groups as given and the non-negative padding as
+  ``[before, after]`` pairs; as in the torch adapter, input dilation writes
+  the input into a zero tensor at every ``lhs_dilation``-th position and a
+  negative padding crops the input by slicing (data movement only; every
+  product and sum is Paddle's conv).  Paddle's conv has no input dilation
+  and no negative padding, so only well-formed values of those two have a
+  translation (:mod:`backends.adapters.translate`; any other is
+  NotMeasured).  No spatial dimension runs as conv1d over a length-1
+  dimension; more than three have no Paddle conv (NotMeasured).
 * ``gather``: ``paddle.gather(x, flat_indices, axis)``, reshaped to the numpy
   ``take`` shape; ``scatter``: ``paddle.scatter(..., overwrite=True)``,
   which writes along the first axis, on the base with the axis moved first
@@ -91,16 +95,17 @@ one ``allocated()`` is counted per result Paddle hands back.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
 
 from oracle import Accumulation, DType, OperandRole, OperationPlan, Tensor
-from oracle.conv_geometry import ConvGeometry, conv_geometry
 
 from ..dispatch import Kernel, KernelBackend
+from ..errors import NotMeasured
 from .array_namespace import LEAKY_RELU_SLOPE, weak_value
+from .translate import int_value, padding_pairs, per_dimension
 
 with warnings.catch_warnings():
     # paddle's C++-extension builder warns at import that ccache is missing
@@ -242,8 +247,9 @@ _SCALAR_FORMS: dict[str, Callable[[Any, Any], Any]] = {"mul": _scalar_mul, "pow"
 
 def _missing_kernel(operation: str) -> Kernel:
     def kernel(backend: PaddleBackend, plan: OperationPlan, *args: Any) -> Any:
-        raise NotImplementedError(
-            f"{operation}: paddle {paddle.__version__} has no operation for {MISSING[operation]}"
+        raise NotMeasured(
+            f"{operation}: paddle {paddle.__version__} has no operation for "
+            f"{MISSING[operation]}: not measured"
         )
 
     return kernel
@@ -316,30 +322,47 @@ def conv_general(
     window_strides: Any = None, padding: Any = None, lhs_dilation: Any = None,
     rhs_dilation: Any = None, feature_group_count: Any = 1,
 ) -> Any:  # fmt: skip
-    g = conv_geometry(tuple(lhs.shape), tuple(rhs.shape), window_strides, padding,
-                      lhs_dilation, rhs_dilation, feature_group_count)  # fmt: skip
     spatial = lhs.ndim - 2
     if spatial > 3:
-        raise NotImplementedError(
-            f"{plan.operation}: paddle has no convolution over {spatial} spatial dimensions"
+        raise NotMeasured(
+            f"{plan.operation}: paddle has no convolution over {spatial} spatial dimensions: "
+            f"not measured"
         )
     x, w = _operands(plan, lhs, rhs)
-    if spatial == 0:  # a 1x1 convolution over a length-1 dimension
-        return _run(backend, lambda: paddle_conv(x[..., None], w[..., None], g, 1)[..., 0])
-    return _run(backend, paddle_conv, x, w, g, spatial)
+    if spatial < 0:  # no batch and channel dimensions: Paddle's conv judges the ranks
+        return _run(backend, F.conv1d, x, w)
+    pads = padding_pairs("paddle", padding, spatial)
+    spread = per_dimension("paddle", "lhs_dilation", lhs_dilation, spatial)
+    if spatial == 0:  # a 1x1 convolution over a length-1 dimension (Paddle has no conv0d)
+        per_dimension("paddle", "window_strides", window_strides, 0)
+        per_dimension("paddle", "rhs_dilation", rhs_dilation, 0)
+        return _run(
+            backend,
+            lambda: F.conv1d(x[..., None], w[..., None], groups=feature_group_count)[..., 0],
+        )
+    ones = [1] * spatial
+    strides = ones if window_strides is None else _listed(window_strides)
+    dilation = ones if rhs_dilation is None else _listed(rhs_dilation)
+    return _run(backend, paddle_conv, x, w, strides, pads, spread, dilation, feature_group_count)
 
 
-def paddle_conv(x: Any, w: Any, g: ConvGeometry, spatial: int) -> Any:
-    """The convolution of the validated geometry *g* with Paddle's conv kernels.
+def _listed(value: Any) -> Any:
+    """A per-dimension parameter as Paddle takes it: a tuple as a list, else as given."""
+    return list(value) if isinstance(value, tuple) else value
 
-    Input dilation writes *x* at every ``lhs_dilation``-th position of a zero tensor of
-    the dilated extents; a negative padding crops by slicing; the rest is Paddle's conv.
+
+def paddle_conv(x: Any, w: Any, strides: Any, pads: tuple[tuple[int, int], ...],
+                spread: tuple[int, ...], dilation: Any, groups: Any) -> Any:  # fmt: skip
+    """Paddle's conv of *x* spread by *spread* and padded (cropped) by *pads*.
+
+    Input dilation writes *x* at every ``spread``-th position of a zero tensor of the
+    dilated extents; a negative padding crops by slicing; the rest is Paddle's conv.
     """
-    if any(d > 1 for d in g.lhs_dilation):
-        spread = paddle.zeros([*x.shape[:2], *g.dilated_input], dtype=paddle.float32)
-        spread[(slice(None), slice(None), *(slice(None, None, d) for d in g.lhs_dilation))] = x
-        x = spread
-    pads = g.padding or ((0, 0),) * spatial
+    if any(d > 1 for d in spread):
+        extents = [(n - 1) * d + 1 if n else 0 for n, d in zip(x.shape[2:], spread)]
+        out = paddle.zeros([*x.shape[:2], *extents], dtype=x.dtype)
+        out[(slice(None), slice(None), *(slice(None, None, d) for d in spread))] = x
+        x = out
     x = x[
         (
             slice(None),
@@ -347,10 +370,10 @@ def paddle_conv(x: Any, w: Any, g: ConvGeometry, spatial: int) -> Any:
             *(slice(max(-low, 0), n - max(-high, 0)) for n, (low, high) in zip(x.shape[2:], pads)),
         )
     ]
-    return _CONV[spatial](
-        x, w, stride=list(g.window_strides or (1,) * spatial),
+    return _CONV[len(pads)](
+        x, w, stride=strides,
         padding=[[0, 0], [0, 0], *([max(low, 0), max(high, 0)] for low, high in pads)],
-        dilation=list(g.rhs_dilation or (1,) * spatial), groups=g.feature_group_count,
+        dilation=dilation, groups=groups,
     )  # fmt: skip
 
 
@@ -362,8 +385,11 @@ def paddle_conv(x: Any, w: Any, g: ConvGeometry, spatial: int) -> Any:
 def gather(backend: PaddleBackend, plan: OperationPlan, data: Any, indices: Any,
            axis: Any) -> Any:  # fmt: skip
     d, i = _operands(plan, data, indices)
-    gathered = paddle.gather(d, i.reshape([-1]), axis=axis)
-    at = axis % d.ndim  # paddle accepted the axis
+    gathered = paddle.gather(d, i.reshape([-1]), axis=axis)  # Paddle judges axis and indices
+    at = int_value(axis)
+    if at is None:  # Paddle accepted an axis of another form: its result as it is
+        return _run(backend, lambda: gathered)
+    at %= d.ndim
     return _run(backend, gathered.reshape, [*d.shape[:at], *i.shape, *d.shape[at + 1 :]])
 
 
@@ -453,6 +479,8 @@ class PaddleBackend(KernelBackend):
 
     name = "paddle"
     kernels = KERNELS
+    #: Paddle's functions only: nothing is composed (module docstring)
+    composed_operations: Mapping[str, str] = {}
     version = f"paddlepaddle {paddle.__version__}"
 
     def __init__(self) -> None:

@@ -71,32 +71,41 @@ used for the three operations ``tf.math``/``tf.nn`` have no function for.
   (inferred from the channel counts); the padding is ``tf.pad`` with zeros
   (negative padding a slice) and the lhs dilation writes the input at every
   ``lhs_dilation``-th position of a zero tensor (``tf.pad`` and ``tf.reshape``),
-  as the torch adapter does.  No spatial dimension runs as a 1-d convolution
-  over a length-1 dimension; more than three has no TensorFlow convolution
-  (NotImplementedError).
+  as the torch adapter does.  TensorFlow's convolution has no per-side or
+  negative padding, no input dilation and no group count (it infers the
+  groups from the channel counts), so only well-formed paddings and input
+  dilations have a translation (:mod:`backends.adapters.translate`) and only
+  a ``feature_group_count`` equal to the inferred one; any other is
+  NotMeasured.  No spatial dimension runs as a 1-d convolution over a
+  length-1 dimension; more than three has no TensorFlow convolution
+  (NotMeasured).
 * ``gather``: ``tf.gather(x, indices, axis=axis)``.  ``scatter`` /
   ``scatter_add``: ``tf.tensor_scatter_nd_update`` / ``tf.tensor_scatter_nd_add``
-  on the base with the scatter axis moved first (``tf.transpose``) and
-  ``indices[..., None]``.
+  on the base with the scatter axis moved first (``tnp.moveaxis``, which
+  judges the axis) and ``indices[..., None]``.
 * ``_sort_values``: ``tf.sort(x, axis, direction)``; ``_sort_indices``:
   ``tf.argsort(x, axis, direction, stable=True)``; ``_topk_values/indices``:
   ``tf.math.top_k(x, k, sorted=True)`` over the last axis (another axis is
-  moved last and back).  TensorFlow has no smallest-k: ``largest=False`` is
-  NotImplementedError, declared ``unsupported = {"topk-smallest"}``, so the
-  suite counts those calls and does not judge them.
+  moved last and back by ``tnp.moveaxis``, which judges it).  TensorFlow has
+  no smallest-k: ``largest=False`` (or any value but True) is NotMeasured,
+  declared ``unsupported = {"topk-smallest"}``, so the suite counts those
+  calls and does not judge them.  ``tf.sort``'s ``direction`` is a string:
+  ``descending`` True/False translate to it, any other value is
+  NotMeasured.
 
 Errors
 ------
 Planning errors are the planner's, raised before TensorFlow is called.  The
-adapter adds no check of its own: TensorFlow's errors (mostly
-``tf.errors.InvalidArgumentError``) are measured as they come.  Where the
-adapter must read a parameter to choose a TensorFlow call it reads it with
-plancheck's readers and their exceptions (as the torch adapter does): the
-axis of scatter, scatter_add and top-k (``backends.cpu.convert.normalise_axis``),
-the ``descending`` and ``largest`` flags (``read_flag``), and conv_general's
-five parameters (``oracle.conv_geometry``).  The allocation of a result is
-counted when TensorFlow returns it, so an error TensorFlow raises is never an
-"allocation before error".
+adapter adds no check of its own (docs/adapter-policy.md): TensorFlow's
+errors (mostly ``tf.errors.InvalidArgumentError``) are measured as they come.
+Where the adapter must turn a parameter into something TensorFlow takes, an
+axis into a position goes through TensorFlow's own ``tnp.moveaxis`` first
+(so a bad axis is TensorFlow's error), and a value with no TensorFlow
+spelling is NotMeasured (never a plancheck exception).  Nothing is composed:
+``composed_operations`` is empty (``tnp.exp2``, ``log2`` and
+``logical_not`` are TensorFlow's NumPy API, one call each).  The allocation
+of a result is counted when TensorFlow returns it, so an error TensorFlow
+raises is never an "allocation before error".
 """
 
 from __future__ import annotations
@@ -105,7 +114,8 @@ import os
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # TensorFlow's switch: before the import
 
-from collections.abc import Callable
+import operator
+from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
@@ -113,13 +123,11 @@ import numpy as np
 import tensorflow as tf
 
 from oracle import Accumulation, DType, OperandRole, OperationPlan, Tensor
-from oracle.conv_geometry import ConvGeometry, conv_geometry
 
-from ..cpu.convert import normalise_axis
 from ..dispatch import Kernel, KernelBackend
-from ..errors import BackendLoadError
-from ..parameters import read_flag
+from ..errors import BackendLoadError, NotMeasured
 from .array_namespace import weak_value
+from .translate import bool_flag, int_value, padding_pairs, per_dimension
 
 __all__ = ["KERNELS", "TensorFlowBackend"]
 
@@ -285,36 +293,69 @@ def conv_general(
     window_strides: Any = None, padding: Any = None, lhs_dilation: Any = None,
     rhs_dilation: Any = None, feature_group_count: Any = 1,
 ) -> Any:  # fmt: skip
-    """``tf.nn.convolution`` of the geometry ``oracle.conv_geometry`` reads (module docstring)."""
-    g = conv_geometry(
-        tuple(lhs.shape), tuple(rhs.shape), window_strides, padding, lhs_dilation,
-        rhs_dilation, feature_group_count,
-    )  # fmt: skip
-    spatial = g.spatial_dims
+    """``tf.nn.convolution`` with the strides and dilations as given (module docstring)."""
+    spatial = lhs.ndim - 2
     if spatial > 3:
-        raise NotImplementedError(
-            f"{plan.operation}: TensorFlow has no convolution over {spatial} spatial dimensions"
+        raise NotMeasured(
+            f"{plan.operation}: TensorFlow has no convolution over {spatial} spatial "
+            f"dimensions: not measured"
         )
     x, w = _operands(plan, lhs, rhs)
+    if spatial < 0:  # no batch and channel dimensions: TensorFlow judges the ranks
+        return _finish(backend, tf.nn.convolution(x, w))
+    _groups(plan.operation, x, w, feature_group_count)
+    pads = padding_pairs("TensorFlow", padding, spatial)
+    spread = per_dimension("TensorFlow", "lhs_dilation", lhs_dilation, spatial)
     if spatial == 0:  # a 1x1 convolution over a length-1 dimension
-        return _finish(backend, _convolve(x[..., None], w[..., None], g, 1)[..., 0])
-    return _finish(backend, _convolve(x, w, g, spatial))
+        per_dimension("TensorFlow", "window_strides", window_strides, 0)
+        per_dimension("TensorFlow", "rhs_dilation", rhs_dilation, 0)
+        one = _convolve(x[..., None], w[..., None], [1], ((0, 0),), (1,), [1])
+        return _finish(backend, one[..., 0])
+    ones = [1] * spatial
+    strides = ones if window_strides is None else _listed(window_strides)
+    dilations = ones if rhs_dilation is None else _listed(rhs_dilation)
+    return _finish(backend, _convolve(x, w, strides, pads, spread, dilations))
 
 
-def _convolve(x: Any, w: Any, g: ConvGeometry, spatial: int) -> Any:
+def _listed(value: Any) -> Any:
+    """A per-dimension parameter as TensorFlow takes it: a tuple as a list, else as given."""
+    return list(value) if isinstance(value, tuple) else value
+
+
+def _groups(operation: str, x: Any, w: Any, groups: Any) -> None:
+    """NotMeasured unless *groups* is the group count TensorFlow infers from the channels.
+
+    ``tf.nn.convolution`` has no group argument: it computes ``C / C_w`` groups.  Where
+    the ranks are too small or the channel counts do not divide, TensorFlow refuses the
+    shapes itself.
+    """
+    if x.ndim < 2 or w.ndim < 2:
+        return
+    channels, per_group = x.shape[1], w.shape[1]
+    if not per_group or channels % per_group:
+        return
+    if int_value(groups) != channels // per_group:
+        raise NotMeasured(
+            f"{operation}: tf.nn.convolution has no group count (it infers {channels} / "
+            f"{per_group} = {channels // per_group} groups from the channels), so "
+            f"feature_group_count={groups!r:.40} has no TensorFlow spelling: not measured"
+        )
+
+
+def _convolve(x: Any, w: Any, strides: Any, pads: tuple[tuple[int, int], ...],
+              spread: tuple[int, ...], dilations: Any) -> Any:  # fmt: skip
     """``tf.nn.convolution`` of [N, C, *S] and [O, C/g, *K] in TensorFlow's layout, back to
     [N, O, *S']."""
-    strides = g.window_strides or (1,) * spatial
-    dilations = g.rhs_dilation or (1,) * spatial
-    for d, spread in enumerate(g.lhs_dilation or ()):
-        if spread > 1:
-            x = _dilate(x, 2 + d, spread)
-    x = _pad(x, g.padding or ((0, 0),) * spatial)
+    spatial = len(pads)
+    for d, step in enumerate(spread):
+        if step > 1:
+            x = _dilate(x, 2 + d, step)
+    x = _pad(x, pads)
     last = list(range(2, spatial + 2))
     channels_last = tf.transpose(x, [0, *last, 1])
     window = tf.transpose(w, [*last, 1, 0])  # [*K, C/g, O]
-    out = tf.nn.convolution(channels_last, window, strides=list(strides),
-                            padding="VALID", dilations=list(dilations))  # fmt: skip
+    out = tf.nn.convolution(channels_last, window, strides=strides,
+                            padding="VALID", dilations=dilations)  # fmt: skip
     return tf.transpose(out, [0, spatial + 1, *range(1, spatial + 1)])
 
 
@@ -357,13 +398,12 @@ def _scatter(function: Callable[..., Any], name: str) -> Kernel:
 
     def kernel(backend: TensorFlowBackend, plan: OperationPlan, base: Any, indices: Any,
                updates: Any, axis: Any) -> Any:  # fmt: skip
-        axis = normalise_axis(plan.operation, axis, base.ndim)
         b, i, u = _operands(plan, base, indices, updates)
-        rest = [d for d in range(b.ndim) if d != axis]
+        first = tnp.moveaxis(b, axis, 0)  # the scatter axis first; TensorFlow judges it
+        axis = operator.index(axis) % b.ndim
         front = list(range(axis, axis + i.ndim))  # the index dims of updates
         u_rest = [d for d in range(u.ndim) if d not in front]
-        moved = function(tf.transpose(b, [axis, *rest]), i[..., None],
-                         tf.transpose(u, [*front, *u_rest]))  # fmt: skip
+        moved = function(first, i[..., None], tf.transpose(u, [*front, *u_rest]))
         back = [*range(1, axis + 1), 0, *range(axis + 1, b.ndim)]
         return _finish(backend, tf.transpose(moved, back))
 
@@ -379,7 +419,12 @@ def _scatter(function: Callable[..., Any], name: str) -> Kernel:
 def _sort(values: bool) -> Kernel:
     def kernel(backend: TensorFlowBackend, plan: OperationPlan, x: Any, axis: Any = -1,
                descending: Any = False) -> Any:  # fmt: skip
-        down = read_flag(plan.operation, "descending", descending)
+        down = bool_flag(descending)
+        if down is None:
+            raise NotMeasured(
+                f"{plan.operation}: tf.sort takes a direction string; only descending=True or "
+                f"False has a TensorFlow spelling, not {type(descending).__name__}: not measured"
+            )
         direction = "DESCENDING" if down else "ASCENDING"
         v = _operand(plan, 0, x)
         if values:
@@ -393,17 +438,16 @@ def _sort(values: bool) -> Kernel:
 def _topk(values: bool) -> Kernel:
     def kernel(backend: TensorFlowBackend, plan: OperationPlan, x: Any, k: Any,
                axis: Any = -1, largest: Any = True) -> Any:  # fmt: skip
-        axis = normalise_axis(plan.operation, axis, x.ndim)
-        if not read_flag(plan.operation, "largest", largest):
-            raise NotImplementedError(
-                f"{plan.operation}: TensorFlow's tf.math.top_k has no smallest-k (largest=False)"
+        if bool_flag(largest) is not True:
+            raise NotMeasured(
+                f"{plan.operation}: TensorFlow's tf.math.top_k has no smallest-k; only "
+                f"largest=True has a TensorFlow spelling, not {largest!r:.40}: not measured"
             )
         v = _operand(plan, 0, x)
-        order = [*range(axis), *range(axis + 1, v.ndim), axis]  # the axis last
-        top = tf.math.top_k(tf.transpose(v, order), k=k, sorted=True)
+        last = tnp.moveaxis(v, axis, -1)  # the axis last; TensorFlow judges it
+        top = tf.math.top_k(last, k=k, sorted=True)
         result = top.values if values else top.indices
-        back = [*range(axis), v.ndim - 1, *range(axis, v.ndim - 1)]
-        return _finish(backend, tf.transpose(result, back))
+        return _finish(backend, tnp.moveaxis(result, -1, axis))
 
     kernel.__name__ = "topk_values" if values else "topk_indices"
     return kernel
@@ -446,6 +490,8 @@ class TensorFlowBackend(KernelBackend):
     version = f"tensorflow {tf.__version__}"
     #: TensorFlow has no smallest-k top-k (module docstring)
     unsupported = frozenset({"topk-smallest"})
+    #: TensorFlow's functions only: nothing is composed (module docstring)
+    composed_operations: Mapping[str, str] = {}
 
     def __init__(self, num_threads: int | None = 1) -> None:
         super().__init__()

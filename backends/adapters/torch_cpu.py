@@ -50,39 +50,47 @@ torch's own cast (``x.to(torch.float32)`` for Int32 -> Float32).
   tensors or two numbers).
 * ``reduce_sum``: ``torch.sum(x, dim, keepdim)``; with a Float64 accumulator
   ``torch.sum(..., dtype=torch.float64).to(torch.float32)``; Int32 sums in
-  torch's int64 and narrows with ``.to(torch.int32)``.  The axes are passed
-  through, so ``axis=()`` reaches torch as ``dim=()``.
-* ``reduce_prod``: ``torch.prod`` (one dim at a time only, so several axes
-  are moved last, flattened and reduced as one dim); ``reduce_max/min``:
-  ``torch.amax/amin``; ``argmax/argmin``: ``torch.argmax/argmin`` then
-  ``.to(torch.int32)``; ``cumsum``: ``torch.cumsum``.
+  torch's int64 and narrows with ``.to(torch.int32)``.  The axis and
+  ``keepdims`` are passed as given, so ``axis=()`` reaches torch as ``dim=()``.
+* ``reduce_prod``: ``torch.prod``, which reduces every dimension or one
+  ``dim``: a tuple of several axes is moved last by ``torch.movedim`` (which
+  judges the axes), flattened and reduced as one dim, in ascending axis order
+  (data movement; the products are torch.prod's).  ``axis=()`` has no
+  ``torch.prod`` form (NotMeasured), and neither has a ``keepdims`` other
+  than True/False where the adapter, not torch, keeps the dimensions.
+* ``reduce_max/min``: ``torch.amax/amin`` (``axis=None`` is torch's
+  ``dim=()``, every dimension); ``argmax/argmin``: ``torch.argmax/argmin``
+  then ``.to(torch.int32)``; ``cumsum``: ``torch.cumsum``.
 * ``matmul``: ``torch.matmul`` (MKL sgemm for Float32, torch's integer
   kernel for Int32); a Float64 accumulator is
   ``torch.matmul(a.double(), b.double()).float()``.
-* ``conv_general``: ``torch.nn.functional.conv1d/2d/3d`` with stride,
-  rhs dilation and groups; lhs dilation by writing the input into a zero
-  tensor at every ``lhs_dilation``-th position, (asymmetric, possibly
-  negative) padding by ``torch.nn.functional.pad``.  No spatial dimension is
-  run as conv1d over a length-1 dimension; more than three spatial dimensions
-  have no torch conv (NotImplementedError).
+* ``conv_general``: ``torch.nn.functional.conv1d/2d/3d`` with the stride,
+  rhs dilation and groups as given; the lhs dilation by writing the input
+  into a zero tensor at every ``lhs_dilation``-th position, the (asymmetric,
+  possibly negative) padding by ``torch.nn.functional.pad`` -- torch's conv
+  has neither argument, so only their well-formed values have a translation
+  (:mod:`backends.adapters.translate`; any other is NotMeasured).  No
+  spatial dimension is run as conv1d over a length-1 dimension; more than
+  three spatial dimensions have no torch conv (NotMeasured).
 * ``gather``: ``torch.index_select`` on the flattened indices, reshaped to
   the numpy ``take`` shape; ``scatter`` / ``scatter_add``:
-  ``Tensor.index_copy_`` / ``Tensor.index_add_`` on a clone of the base.
+  ``Tensor.index_copy_`` / ``Tensor.index_add_`` on a clone of the base, the
+  index dimensions of the updates flattened into one (``Tensor.flatten``).
 * ``_sort_values/_sort_indices``: ``torch.sort(stable=True)``;
   ``_topk_values/_topk_indices``: ``torch.topk(sorted=True)``; indices
   ``.to(torch.int32)``.
 
 Errors
 ------
-Planning errors are the planner's, raised before anything else.  The
-argument checks torch itself performs (shapes that do not broadcast, axes out
-of range, duplicate axes, matmul and conv shapes, index ranges, ``k``, empty
-extremum reductions) are made first by the adapter with the reference's
-exception classes (torch would raise RuntimeError or IndexError from inside
-the call); the allocation of the result is counted just before the
-computing torch call.  Checks torch does not make are not added: Int32
-arithmetic wraps instead of raising OverflowError, and repeated scatter
-indices are accepted.
+Planning errors are the planner's, raised before anything else.  After
+that the adapter checks nothing (docs/adapter-policy.md): shapes that do not
+broadcast, axes out of range or repeated, ``keepdims`` and flags that are not
+bools, matmul and conv shapes, index ranges, ``k``, empty extremum
+reductions -- torch judges each one, and its own exception (RuntimeError,
+IndexError, TypeError) is what the report shows.  The allocation of a result
+is counted when torch returns it, so an error torch raises is never an
+"allocation before error".  Int32 arithmetic wraps instead of raising
+OverflowError, and repeated scatter indices are accepted: torch's behaviour.
 
 Known gaps of torch 2.13.0 and 2.15.0 (measured; docs/backends/torch.md lists
 them, docs/backends/torch_repro.py reproduces each): Int32 arithmetic wraps; a
@@ -101,8 +109,8 @@ sigmoid and silu are 0 from x = -89 on and gelu from x = -6 on.
 
 from __future__ import annotations
 
-import math
 import numbers
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -110,12 +118,10 @@ import torch
 import torch.nn.functional as F
 
 from oracle import Accumulation, DType, OperandRole, OperationPlan, Tensor
-from oracle.conv_geometry import ConvGeometry, conv_geometry
 
-from ..cpu.convert import normalise_axes, normalise_axis
 from ..dispatch import KernelBackend
-from ..errors import BackendLoadError
-from ..parameters import read_flag, read_int
+from ..errors import BackendLoadError, NotMeasured
+from .translate import bool_flag, int_value, padding_pairs, per_dimension
 
 __all__ = ["KERNELS", "TorchBackend"]
 
@@ -148,19 +154,6 @@ def _operand(plan: OperationPlan, position: int, value: Any) -> Any:
         return _weak(value)
     target = _TORCH_DTYPES[operand.convert_to]
     return value if value.dtype == target else value.to(target)
-
-
-def _shape(value: Any) -> tuple[int, ...]:
-    return tuple(value.shape) if isinstance(value, torch.Tensor) else ()
-
-
-def _broadcast(operation: str, *values: Any) -> tuple[int, ...]:
-    shapes = [_shape(v) for v in values]
-    try:
-        return tuple(torch.broadcast_shapes(*shapes))
-    except RuntimeError:
-        listed = ", ".join(str(s) for s in shapes)
-        raise ValueError(f"{operation}: operand shapes {listed} do not broadcast") from None
 
 
 # ---------------------------------------------------------------------------
@@ -214,21 +207,23 @@ BINARY: dict[str, Any] = {
 }
 
 
+def _done(backend: TorchBackend, result: Any) -> Any:
+    """Count the result torch handed back (after every check torch made) and return it."""
+    backend.allocated()
+    return result
+
+
 def _unary_kernel(function: Any) -> Any:
     def kernel(backend: TorchBackend, plan: OperationPlan, x: Any) -> torch.Tensor:
-        v = _operand(plan, 0, x)
-        backend.allocated()
-        return function(v)
+        return _done(backend, function(_operand(plan, 0, x)))
 
     return kernel
 
 
 def _binary_kernel(function: Any) -> Any:
     def kernel(backend: TorchBackend, plan: OperationPlan, a: Any, b: Any) -> torch.Tensor:
-        _broadcast(plan.operation, a, b)
         x, y = _operand(plan, 0, a), _operand(plan, 1, b)
-        backend.allocated()
-        return function(x, y)
+        return _done(backend, function(x, y))
 
     return kernel
 
@@ -236,14 +231,11 @@ def _binary_kernel(function: Any) -> Any:
 def select(
     backend: TorchBackend, plan: OperationPlan, cond: Any, on_true: Any, on_false: Any
 ) -> torch.Tensor:
-    _broadcast(plan.operation, cond, on_true, on_false)
     c, t, f = (_operand(plan, i, v) for i, v in enumerate((cond, on_true, on_false)))
-    backend.allocated()
-    return torch.where(c, t, f)
+    return _done(backend, torch.where(c, t, f))
 
 
 def clamp(backend: TorchBackend, plan: OperationPlan, x: Any, lo: Any, hi: Any) -> torch.Tensor:
-    _broadcast(plan.operation, x, lo, hi)
     v, low, high = (_operand(plan, i, a) for i, a in enumerate((x, lo, hi)))
     if isinstance(low, torch.Tensor) != isinstance(high, torch.Tensor):
         # torch.clamp takes two tensor bounds or two number bounds
@@ -251,8 +243,7 @@ def clamp(backend: TorchBackend, plan: OperationPlan, x: Any, lo: Any, hi: Any) 
             low = torch.tensor(low, dtype=torch.float32, device=v.device)
         else:
             high = torch.tensor(high, dtype=torch.float32, device=v.device)
-    backend.allocated()
-    return torch.clamp(v, low, high)
+    return _done(backend, torch.clamp(v, low, high))
 
 
 # ---------------------------------------------------------------------------
@@ -260,67 +251,61 @@ def clamp(backend: TorchBackend, plan: OperationPlan, x: Any, lo: Any, hi: Any) 
 # ---------------------------------------------------------------------------
 
 
-def _keepdims(operation: str, keepdims: Any) -> bool:
-    return read_flag(operation, "keepdims", keepdims)
-
-
-def _dims(operation: str, x: torch.Tensor, axis: Any) -> tuple[int, ...] | None:
-    """Validated axes as torch ``dim`` (None for all; an explicit tuple as given)."""
-    axes = normalise_axes(operation, axis, x.ndim)
-    return None if axis is None else axes
-
-
-def _require_nonempty(operation: str, x: torch.Tensor, axes: tuple[int, ...] | None) -> None:
-    reduced = range(x.ndim) if axes is None else axes
-    if math.prod(x.shape[a] for a in reduced) == 0:
-        raise ValueError(f"{operation}: cannot reduce an empty set of elements (no identity)")
-
-
 def reduce_sum(
     backend: TorchBackend, plan: OperationPlan, x: Any, axis: Any = None, keepdims: Any = False
 ) -> torch.Tensor:
-    dims = _dims(plan.operation, x, axis)
-    keep = _keepdims(plan.operation, keepdims)
     v = _operand(plan, 0, x)
-    backend.allocated()
     if plan.accumulation is Accumulation.EXACT_INTEGER:
-        return torch.sum(v, dim=dims, keepdim=keep).to(torch.int32)  # int64 sum, wraps
+        wide = torch.sum(v, dim=axis, keepdim=keepdims)  # torch sums int32 in int64
+        return _done(backend, wide.to(torch.int32))  # narrowed: wraps
     if plan.accumulator_dtype is DType.Float64:
-        return torch.sum(v, dim=dims, keepdim=keep, dtype=torch.float64).to(torch.float32)
-    return torch.sum(v, dim=dims, keepdim=keep)
+        wide = torch.sum(v, dim=axis, keepdim=keepdims, dtype=torch.float64)
+        return _done(backend, wide.to(torch.float32))
+    return _done(backend, torch.sum(v, dim=axis, keepdim=keepdims))
 
 
 def reduce_prod(
     backend: TorchBackend, plan: OperationPlan, x: Any, axis: Any = None, keepdims: Any = False
 ) -> torch.Tensor:
-    dims = _dims(plan.operation, x, axis)
-    keep = _keepdims(plan.operation, keepdims)
+    """``torch.prod`` (all dimensions, or one ``dim``); a tuple of several axes is moved
+    last by ``torch.movedim`` (which judges the axes), flattened, and reduced as one dim."""
     v = _operand(plan, 0, x)
-    backend.allocated()
-    if dims is None:
+    if not isinstance(axis, tuple) and axis is not None:
+        return _done(backend, torch.prod(v, dim=axis, keepdim=keepdims))
+    if isinstance(axis, tuple) and len(axis) == 1:
+        return _done(backend, torch.prod(v, dim=axis[0], keepdim=keepdims))
+    if isinstance(axis, tuple) and not axis:
+        raise NotMeasured(
+            f"{plan.operation}: torch.prod has no form that reduces no dimension (axis=()): "
+            f"not measured"
+        )
+    keep = bool_flag(keepdims)  # the reshape below is the adapter's: a real flag only
+    if keep is None:
+        raise NotMeasured(
+            f"{plan.operation}: torch.prod of every dimension or of several has no keepdim "
+            f"argument; the adapter keeps dimensions for keepdims True or False only, not "
+            f"{type(keepdims).__name__}: not measured"
+        )
+    if axis is None:
         result = torch.prod(v)
-        return result.reshape((1,) * v.ndim) if keep else result
-    if len(dims) == 1:
-        return torch.prod(v, dim=dims[0], keepdim=keep)
-    # torch.prod reduces one dim: move the reduced axes last and flatten them
+        return _done(backend, result.reshape((1,) * v.ndim) if keep else result)
+    last = tuple(range(v.ndim - len(axis), v.ndim))
+    torch.movedim(v, axis, last)  # torch's own check of the axes (range, repeats, type)
+    dims = sorted(int(a) % v.ndim for a in axis)  # ascending: the logical order of the terms
     kept = [d for d in range(v.ndim) if d not in dims]
-    reduced = math.prod(v.shape[d] for d in dims)
-    flat = torch.permute(v, (*kept, *dims)).reshape(*(v.shape[d] for d in kept), reduced)
+    flat = torch.movedim(v, dims, last).reshape(*(v.shape[d] for d in kept), -1)
     result = torch.prod(flat, dim=-1)
     if keep:
         result = result.reshape([1 if d in dims else n for d, n in enumerate(v.shape)])
-    return result
+    return _done(backend, result)
 
 
 def _extreme(
     backend: TorchBackend, plan: OperationPlan, x: Any, axis: Any, keepdims: Any, function: Any
 ) -> torch.Tensor:
-    dims = _dims(plan.operation, x, axis)
-    keep = _keepdims(plan.operation, keepdims)
-    _require_nonempty(plan.operation, x, dims)
     v = _operand(plan, 0, x)
-    backend.allocated()
-    return function(v, dim=() if dims is None else dims, keepdim=keep)
+    dim = () if axis is None else axis  # torch.amax/amin spell "every dimension" dim=()
+    return _done(backend, function(v, dim=dim, keepdim=keepdims))
 
 
 def reduce_max(
@@ -338,11 +323,8 @@ def reduce_min(
 def _arg(
     backend: TorchBackend, plan: OperationPlan, x: Any, axis: Any, function: Any
 ) -> torch.Tensor:
-    dim = None if axis is None else normalise_axis(plan.operation, axis, x.ndim)
-    _require_nonempty(plan.operation, x, None if dim is None else (dim,))
     v = _operand(plan, 0, x)
-    backend.allocated()
-    return function(v, dim=dim).to(torch.int32)
+    return _done(backend, function(v, dim=axis).to(torch.int32))
 
 
 def argmax(backend: TorchBackend, plan: OperationPlan, x: Any, axis: Any = None) -> torch.Tensor:
@@ -354,10 +336,7 @@ def argmin(backend: TorchBackend, plan: OperationPlan, x: Any, axis: Any = None)
 
 
 def cumsum(backend: TorchBackend, plan: OperationPlan, x: Any, axis: Any) -> torch.Tensor:
-    dim = normalise_axis(plan.operation, axis, x.ndim)
-    v = _operand(plan, 0, x)
-    backend.allocated()
-    return torch.cumsum(v, dim=dim)
+    return _done(backend, torch.cumsum(_operand(plan, 0, x), dim=axis))
 
 
 # ---------------------------------------------------------------------------
@@ -366,16 +345,10 @@ def cumsum(backend: TorchBackend, plan: OperationPlan, x: Any, axis: Any) -> tor
 
 
 def matmul(backend: TorchBackend, plan: OperationPlan, a: Any, b: Any) -> torch.Tensor:
-    if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[0]:
-        raise ValueError(
-            f"{plan.operation}: needs (M, K) and (K, N) matrices, got shapes "
-            f"{tuple(a.shape)} and {tuple(b.shape)}"
-        )
     x, y = _operand(plan, 0, a), _operand(plan, 1, b)
-    backend.allocated()
     if plan.accumulator_dtype is DType.Float64:
-        return torch.matmul(x.double(), y.double()).float()
-    return torch.matmul(x, y)
+        return _done(backend, torch.matmul(x.double(), y.double()).float())
+    return _done(backend, torch.matmul(x, y))
 
 
 _CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
@@ -392,48 +365,54 @@ def conv_general(
     rhs_dilation: Any = None,
     feature_group_count: Any = 1,
 ) -> torch.Tensor:
-    g = conv_geometry(
-        tuple(lhs.shape), tuple(rhs.shape), window_strides, padding, lhs_dilation, rhs_dilation,
-        feature_group_count,
-    )  # fmt: skip
+    """``F.conv1d/2d/3d`` (stride, dilation and groups as given); the per-side padding and
+    the input dilation, which torch's conv has no argument for, by moving data."""
     spatial = lhs.ndim - 2
     if spatial > 3:
-        raise NotImplementedError(
-            f"{plan.operation}: torch has no convolution over {spatial} spatial dimensions"
+        raise NotMeasured(
+            f"{plan.operation}: torch has no convolution over {spatial} spatial dimensions: "
+            f"not measured"
         )
     x, w = _operand(plan, 0, lhs), _operand(plan, 1, rhs)
-    out_shape = g.output_shape
-    backend.allocated()
-    if math.prod(out_shape) == 0 or g.group_in_channels == 0:
-        return torch.zeros(out_shape, dtype=torch.float32, device=x.device)  # nothing to do
-    if spatial == 0:  # a 1x1 convolution over a length-1 dimension
-        return conv_general_torch(x[..., None], w[..., None], g, 1)[..., 0]
-    return conv_general_torch(x, w, g, spatial)
+    if spatial < 0:  # no batch and channel dimensions: torch's conv judges the ranks
+        return _done(backend, F.conv1d(x, w))
+    pads = padding_pairs("torch", padding, spatial)
+    spread = per_dimension("torch", "lhs_dilation", lhs_dilation, spatial)
+    if spatial == 0:  # a 1x1 convolution over a length-1 dimension (torch has no conv0d)
+        per_dimension("torch", "window_strides", window_strides, 0)
+        per_dimension("torch", "rhs_dilation", rhs_dilation, 0)
+        one = F.conv1d(x[..., None], w[..., None], groups=feature_group_count)
+        return _done(backend, one[..., 0])
+    ones = (1,) * spatial
+    strides = ones if window_strides is None else window_strides
+    dilation = ones if rhs_dilation is None else rhs_dilation
+    x = _torch_padded(_torch_spread(x, spread), pads)
+    result = _CONV[spatial](x, w, stride=strides, dilation=dilation, groups=feature_group_count)
+    return _done(backend, result)
 
 
-def conv_general_torch(
-    x: torch.Tensor, w: torch.Tensor, g: ConvGeometry, spatial: int
-) -> torch.Tensor:
-    """The convolution of the validated geometry *g* with torch's conv kernels."""
-    strides = g.window_strides or (1,) * spatial
-    rhs_dilation = g.rhs_dilation or (1,) * spatial
-    lhs_dilation = g.lhs_dilation or (1,) * spatial
-    pads = g.padding or ((0, 0),) * spatial
-    if any(d > 1 for d in lhs_dilation):
-        spread_shape = [*x.shape[:2]]
-        index: list[slice] = [slice(None), slice(None)]
-        for n, d in zip(x.shape[2:], lhs_dilation):
-            spread_shape.append((n - 1) * d + 1 if n else 0)
-            index.append(slice(None, None, d))
-        spread = torch.zeros(spread_shape, dtype=torch.float32, device=x.device)
-        spread[tuple(index)] = x
-        x = spread
-    if any(p != (0, 0) for p in pads):
-        widths: list[int] = []
-        for low, high in reversed(pads):  # F.pad takes the last dimension first
-            widths += [low, high]
-        x = F.pad(x, widths)
-    return _CONV[spatial](x, w, stride=strides, dilation=rhs_dilation, groups=g.feature_group_count)
+def _torch_spread(x: torch.Tensor, spread: tuple[int, ...]) -> torch.Tensor:
+    """*x* with ``d - 1`` zeros between neighbours along spatial dimension i (d = spread[i])."""
+    if all(d == 1 for d in spread):
+        return x
+    shape = [*x.shape[:2]]
+    index: list[slice] = [slice(None), slice(None)]
+    for n, d in zip(x.shape[2:], spread):
+        shape.append((n - 1) * d + 1 if n else 0)
+        index.append(slice(None, None, d))
+    out = torch.zeros(shape, dtype=x.dtype, device=x.device)
+    out[tuple(index)] = x
+    return out
+
+
+def _torch_padded(x: torch.Tensor, pads: tuple[tuple[int, int], ...]) -> torch.Tensor:
+    """*x* padded with zeros (a negative width crops: ``F.pad``'s own meaning)."""
+    if all(p == (0, 0) for p in pads):
+        return x
+    widths: list[int] = []
+    for low, high in reversed(pads):  # F.pad takes the last dimension first
+        widths += [low, high]
+    return F.pad(x, widths)
 
 
 # ---------------------------------------------------------------------------
@@ -441,58 +420,52 @@ def conv_general_torch(
 # ---------------------------------------------------------------------------
 
 
-def _check_indices(operation: str, indices: torch.Tensor, extent: int) -> None:
-    if indices.numel() == 0:
-        return
-    low, high = int(indices.min()), int(indices.max())
-    if low < 0 or high >= extent:
-        bad = low if low < 0 else high
-        raise IndexError(f"{operation}: index {bad} is out of range [0, {extent})")
+def _position(axis: Any, ndim: int) -> int | None:
+    """*axis* as a dimension in ``[0, ndim)`` when it is an int in range, else None (the
+    torch call that receives the raw axis judges it)."""
+    at = int_value(axis)
+    return at % ndim if at is not None and -ndim <= at < ndim else None
 
 
 def gather(
     backend: TorchBackend, plan: OperationPlan, data: Any, indices: Any, axis: Any
 ) -> torch.Tensor:
-    axis = normalise_axis(plan.operation, axis, data.ndim)
-    _check_indices(plan.operation, indices, data.shape[axis])
+    """``torch.index_select`` on the flattened indices, reshaped to the numpy ``take`` shape."""
     d, i = _operand(plan, 0, data), _operand(plan, 1, indices)
-    shape = (*d.shape[:axis], *i.shape, *d.shape[axis + 1 :])
-    backend.allocated()
-    return torch.index_select(d, axis, i.reshape(-1)).reshape(shape)
+    selected = torch.index_select(d, axis, i.reshape(-1))  # torch judges axis and indices
+    at = _position(axis, d.ndim)
+    if at is None:  # torch accepted an axis of another form: its result as it is
+        return _done(backend, selected)
+    return _done(backend, selected.reshape((*d.shape[:at], *i.shape, *d.shape[at + 1 :])))
 
 
 def _scatter_operands(
     plan: OperationPlan, base: Any, indices: Any, updates: Any, axis: Any
-) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, int]:
-    axis = normalise_axis(plan.operation, axis, base.ndim)
-    expected = (*base.shape[:axis], *indices.shape, *base.shape[axis + 1 :])
-    if tuple(updates.shape) != expected:
-        raise ValueError(
-            f"{plan.operation}: updates of shape {tuple(updates.shape)} do not match base "
-            f"{tuple(base.shape)} with indices {tuple(indices.shape)} on axis {axis} "
-            f"(expected {expected})"
-        )
-    _check_indices(plan.operation, indices, base.shape[axis])
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Base, flat indices, and the updates with the index dimensions flattened into one at
+    *axis* (``Tensor.flatten``); torch's ``index_copy_``/``index_add_`` judge the rest."""
     b, i, u = (_operand(plan, p, v) for p, v in enumerate((base, indices, updates)))
-    flat = i.reshape(-1)
-    source = u.reshape(*b.shape[:axis], flat.numel(), *b.shape[axis + 1 :])
-    return b, flat, source, axis
+    at = _position(axis, b.ndim)
+    if at is not None and i.ndim == 0:
+        u = u.unsqueeze(at)
+    elif at is not None and i.ndim > 1 and u.ndim >= at + i.ndim:
+        u = u.flatten(at, at + i.ndim - 1)
+    return b, i.reshape(-1), u
 
 
 def scatter(
     backend: TorchBackend, plan: OperationPlan, base: Any, indices: Any, updates: Any, axis: Any
 ) -> torch.Tensor:
-    b, flat, source, axis = _scatter_operands(plan, base, indices, updates, axis)
-    backend.allocated()
-    return b.clone().index_copy_(axis, flat.long(), source)  # index_copy_ takes int64 only
+    b, flat, source = _scatter_operands(plan, base, indices, updates, axis)
+    # index_copy_ takes int64 indices only
+    return _done(backend, b.clone().index_copy_(axis, flat.long(), source))
 
 
 def scatter_add(
     backend: TorchBackend, plan: OperationPlan, base: Any, indices: Any, updates: Any, axis: Any
 ) -> torch.Tensor:
-    b, flat, source, axis = _scatter_operands(plan, base, indices, updates, axis)
-    backend.allocated()
-    return b.clone().index_add_(axis, flat, source)
+    b, flat, source = _scatter_operands(plan, base, indices, updates, axis)
+    return _done(backend, b.clone().index_add_(axis, flat, source))
 
 
 # ---------------------------------------------------------------------------
@@ -503,12 +476,9 @@ def scatter_add(
 def _sort(
     backend: TorchBackend, plan: OperationPlan, x: Any, axis: Any, descending: Any, values: bool
 ) -> torch.Tensor:
-    dim = normalise_axis(plan.operation, axis, x.ndim)
-    down = read_flag(plan.operation, "descending", descending)
     v = _operand(plan, 0, x)
-    backend.allocated()
-    result = torch.sort(v, dim=dim, descending=down, stable=True)
-    return result.values if values else result.indices.to(torch.int32)
+    result = torch.sort(v, dim=axis, descending=descending, stable=True)
+    return _done(backend, result.values if values else result.indices.to(torch.int32))
 
 
 def sort_values(
@@ -532,15 +502,9 @@ def _topk(
     largest: Any,
     values: bool,
 ) -> torch.Tensor:
-    dim = normalise_axis(plan.operation, axis, x.ndim)
-    k = read_int(plan.operation, "k", k)
-    if not 0 <= k <= x.shape[dim]:
-        raise ValueError(f"{plan.operation}: k={k} is outside [0, {x.shape[dim]}]")
-    top = read_flag(plan.operation, "largest", largest)
     v = _operand(plan, 0, x)
-    backend.allocated()
-    result = torch.topk(v, int(k), dim=dim, largest=top, sorted=True)
-    return result.values if values else result.indices.to(torch.int32)
+    result = torch.topk(v, k, dim=axis, largest=largest, sorted=True)
+    return _done(backend, result.values if values else result.indices.to(torch.int32))
 
 
 def topk_values(
@@ -593,6 +557,8 @@ class TorchBackend(KernelBackend):
     name = "torch"
     kernels = KERNELS
     library = "torch"
+    #: torch has a function for every operation: nothing is composed
+    composed_operations: Mapping[str, str] = {}
 
     def __init__(self, num_threads: int | None = 1, device: str = "cpu") -> None:
         super().__init__()
