@@ -45,6 +45,9 @@ OPTIONS: dict[str, tuple[bool, str, str]] = {
                      "fails the run (as pytest's xfail_strict)"),
     "report": (False, "PATH", "write the conformance report (.json, .md or .html), updated "
                "per test item"),
+    "judge": (True, "AUTHORITIES", "the authorities whose classes fail the run: specification, "
+              "reference, convention (comma list or repeatable; default all three); the other "
+              "classes are reported as differences that do not fail"),
 }  # fmt: skip
 
 
