@@ -384,9 +384,8 @@ _FEATURE_RULES: dict[str, Authority] = {
 RULES: tuple[Rule, ...] = (
     # -- the specification's exceptions ------------------------------------------------
     Rule(("missing-exception:int32-result-overflow", "wrong-exception:int32-result-overflow"),
-         None, "int32", S_CHECKED),
-    Rule(("missing-exception:int32-result-overflow", "wrong-exception:int32-result-overflow",
-          "missing-exception:OverflowError", "wrong-exception:OverflowError"),
+         None, None, S_CHECKED),
+    Rule(("missing-exception:OverflowError", "wrong-exception:OverflowError"),
          None, None, S_WEAK_OVERFLOW),
     Rule(("missing-exception:TypeError", "wrong-exception:TypeError",
           "missing-exception:NotImplementedError", "wrong-exception:NotImplementedError"),
