@@ -17,7 +17,7 @@ must tell apart:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -29,7 +29,7 @@ class ProbeBackend(CPUBackend):
     """The CPU backend with the faults of the module docstring."""
 
     name = "authority-probe"
-    composed_operations = {"exp": "exp2(x * log2(e)) (test composition)"}
+    composed_operations: ClassVar[dict[str, str]] = {"exp": "exp2(x * log2(e)) (test composition)"}
 
     def execute(self, operation: str, *args: Any, **keywords: Any) -> Any:
         if operation == "exp2":

@@ -173,7 +173,7 @@ def _check_run_options(arguments: argparse.Namespace) -> str | None:
     import pytest
 
     from conformance.findings.deviations import load_deviations
-    from conformance.pytest_plugin.options import parse_budgets
+    from conformance.judge.budgets import parse_budgets
     from oracle.planner import resolvable_plans  # the oracle: only once a command runs
 
     operations = {p.operation for p in resolvable_plans()}
@@ -413,7 +413,8 @@ def _add_run_parsers(commands: Any) -> None:
         action="append",
         default=[],
         metavar="OP=N",
-        help="ULP budget for a correctly rounded operation (repeatable)",
+        help="ULP budget for a correctly rounded operation (repeatable); all=N (or '*=N') "
+        "for every correctly rounded operation at once, OP=M still overriding it",
     )
     run.add_argument(
         "--judge",

@@ -27,13 +27,14 @@ from conformance.findings.authority import authority_of, parse_authorities
 from conformance.findings.deviations import Deviation
 from conformance.findings.deviations import load as load_deviation_file
 from conformance.host.client import BackendHost, HostCrashed, HostLoadError, HostTimeout
+from conformance.judge.budgets import parse_budgets
 from conformance.judge.checker import Checker
 from conformance.judge.profiles import PROFILES
 from conformance.model.capabilities import declared_by, parse_features
 from conformance.pytest_plugin.aggregation import CHECKER, Aggregation
 from conformance.pytest_plugin.coverage import CoverageCheck
 from conformance.pytest_plugin.faults import FaultRecords
-from conformance.pytest_plugin.options import DEFAULT_TIMEOUT, parse_budgets, typed
+from conformance.pytest_plugin.options import DEFAULT_TIMEOUT, typed
 from conformance.pytest_plugin.parametrize import Case, Parametrization
 from conformance.pytest_plugin.reporting import Reporting
 from conformance.report import ConformanceTable, ReportWriter
