@@ -39,8 +39,8 @@ __all__ = ["Deviation", "load", "load_deviations", "load_unsupported"]
 MAX_FILE_BYTES = 4_000_000
 
 
-#: the characters that make a selector part a pattern (fnmatch)
-_GLOB = "*?["
+#: the characters that make a selector part a pattern (fnmatch; ``[`` stays literal)
+_GLOB = "*?"
 
 
 def _is_pattern(text: str | None) -> bool:

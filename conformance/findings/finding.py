@@ -64,7 +64,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from conformance.classes.boundary import Boundary
-from conformance.findings.authority import authority_fields, authority_of, reported_class
+from conformance.exhaustive.ulp_error import real_error
+from conformance.findings.authority import authority_fields, reported_class
 from conformance.findings.elements import WRONG_VALUE_ELEMENTS, element_class
 from conformance.findings.failure import PROBLEM_RULES, _inputs_at
 from conformance.findings.host_classes import HOST_CLASSES, HOST_PARTS
@@ -350,8 +351,6 @@ def _worst(outcome: Any, m: Any) -> dict[str, Any]:
     tensors = [a for a in call.operands if hasattr(a, "values")]
     if len(call.operands) == 1 and len(tensors) == 1:
         try:
-            from conformance.exhaustive.ulp_error import real_error  # noqa: PLC0415 (mpmath)
-
             x = float(tensors[0].values[_flat(m.index, tensors[0].shape)])
             worst["real_error"] = round(real_error(call.operation, x, m.actual, m.expected), 4)
         except Exception:  # an operation the measure does not know: the ULP distance stands
@@ -507,11 +506,15 @@ def _ulp(worst: Mapping[str, Any]) -> int:
 
 def _authority(record: Mapping[str, Any]) -> dict[str, Any]:
     """A record's authority and clause: as the check recorded them, else (a report of an
-    earlier plancheck) from the table."""
+    earlier plancheck) from the table; none for a class that is not a judge's (a
+    disagreement of ``plancheck diff``)."""
     clause = record.get("clause")
     if record.get("authority") and isinstance(clause, Mapping):
         return {"authority": str(record["authority"]), "clause": dict(clause)}
-    return authority_fields(record["class"], record["operation"], record.get("plan"))
+    try:
+        return authority_fields(record["class"], record["operation"], record.get("plan"))
+    except LookupError:
+        return {"authority": "", "clause": {}}
 
 
 def group(
@@ -548,7 +551,7 @@ def group(
             cls = _renamed(record, evidence)
             if cls != record["class"]:
                 where = (record["backend"], record["operation"], record["plan"], cls)
-                authority = authority_of(cls, record["operation"], record["plan"]).name
+                authority = _authority({**record, "class": cls, "authority": None})["authority"]
                 reason = known(*where, record.get("raised"), authority) if known else None
                 record = {**record, "class": cls, "known": reason, "authority": None}
         known_reason = record.get("known")
