@@ -13,6 +13,8 @@ from typing import Any
 
 from conformance.report import validate_report
 
+pytest_plugins = ["pytester"]
+
 ROOT = Path(__file__).resolve().parents[1]
 PROBE = "tests.authority_backend:ProbeBackend"
 
@@ -105,3 +107,18 @@ def test_a_budget_for_every_rounded_operation(tmp_path) -> None:
     # within 1 ULP everywhere, but exp(0) = 1 is an exact point: still a class
     assert {c["class"] for c in data["deviation_classes"]} == {"wrong-value:exact-point"}
     assert status == 1, output[-5000:]
+
+
+def test_the_pytest_plugin_judges_by_its_option_and_ini_setting(pytester, monkeypatch) -> None:
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    base = ("-p", "no:cacheprovider", "--plancheck-backend", PROBE, "--plancheck-op", "reduce_sum")
+    result = pytester.runpytest_subprocess(*base, "--plancheck-judge", "specs")
+    assert result.ret == 4  # pytest's usage error
+    assert "--plancheck-judge: unknown authority 'specs'" in result.stderr.str()
+    pytester.makeini("[pytest]\nplancheck_judge = specification\n")
+    result = pytester.runpytest_subprocess(*base)
+    assert result.ret == 0, result.stdout.str()[-3000:]
+    assert "reduce_sum@wrong-exception:convention" in result.stdout.str()
+    assert "[not judged]" in result.stdout.str()
+    result = pytester.runpytest_subprocess(*base, "--plancheck-judge", "convention")
+    assert result.ret == 1  # the option overrides the ini setting

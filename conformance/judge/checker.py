@@ -493,6 +493,8 @@ class Checker:
         self.killing_call = entries[0]["call"] or self.killing_call
         lines = [
             f"  {e['operation']}@{e['class']}: {e['kind']}, {e['count']} calls"
+            + f" [{(e.get('clause') or {}).get('label') or e.get('authority')}]"
+            + (" [not judged]" if e.get("authority") not in self.judged else "")
             + (f" [known: {e['known']}]" if e["known"] is not None else "")
             for e in entries
         ]
