@@ -10,6 +10,8 @@ from conformance.findings.finding import group
 from conformance.judge.budgets import parse_budgets, rounded_operations
 from conformance.judge.checker import Checker, NonConformance
 from conformance.judge.checks import check_boundary, check_invalid
+from conformance.report.html import render_html
+from conformance.report.markdown import class_details, class_lines, classes_table_markdown
 from oracle import resolvable_plans
 from tests.authority_backend import ProbeBackend
 
@@ -124,3 +126,24 @@ def test_toml_entries_take_plans_and_authority(tmp_path) -> None:
     convention, one = load_deviations(path)
     assert convention == Deviation("*", "ours", authority="convention")
     assert one.plan == SUM32 and _entry_problem(one) is None
+
+
+def test_every_format_shows_the_authority() -> None:
+    checker = Checker(ProbeBackend(), "probe", _plan("reduce_sum"), "invalid")
+    with pytest.raises(NonConformance) as failure:
+        check_invalid(checker)
+    assert "[convention (exception-types)]" in str(failure.value)
+    classes = [c.as_dict() for c in group(checker.record()["classes"])]
+    (entry,) = classes
+    head, line = class_lines(classes)
+    assert "by authority: 0 specification, 0 reference, 1 convention" in head
+    assert line.endswith("[convention (exception-types)]")
+    details = class_details(entry)
+    assert 'authority:  convention (exception-types): "An invalid argument raises' in details
+    assert "why chosen: " in details
+    assert f"paste as `reduce_sum/{SUM32}@wrong-exception:convention: reason`" in details
+    page = render_html({"format": "plancheck-report/1", "complete": True, "result": "x",
+                        "backends": ["probe"], "deviation_classes": classes})  # fmt: skip
+    assert "convention (exception-types)" in page and "why chosen" in page
+    row = classes_table_markdown(classes).splitlines()[-1]
+    assert "| convention \\(exception-types\\) |" in row  # Markdown-escaped parentheses
