@@ -12,7 +12,9 @@ must tell apart:
   flags: exceptions of the wrong *type*, resting on plancheck's convention -- one class
   for the operation, whatever rule or plan raised it;
 * ``mul`` wraps Int32 overflow instead of raising OverflowError: a SHALL of the
-  specification (INT32_EXACT_CHECKED).
+  specification (INT32_EXACT_CHECKED);
+* ``conv_general`` refuses a negative padding (plancheck's convention reads it as a
+  crop): one class ``conv-negative-padding``, resting on that convention.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ class ProbeBackend(CPUBackend):
     composed_operations: ClassVar[dict[str, str]] = {"exp": "exp2(x * log2(e)) (test composition)"}
 
     def execute(self, operation: str, *args: Any, **keywords: Any) -> Any:
+        if operation == "conv_general" and _negative(args):
+            raise ValueError("probe: padding must be >= 0")
         if operation == "exp2":
             raise NotMeasured("the probe has no exp2: not measured")
         if operation == "reduce_sum":
@@ -50,3 +54,11 @@ class ProbeBackend(CPUBackend):
             up = np.isfinite(result) & (result > 0) & (result < np.float32(3e38))
             result[up] = np.nextafter(result[up], np.float32(np.inf))
         return result
+
+
+def _negative(args: tuple[Any, ...]) -> bool:
+    """Whether a conv_general call's padding (its fourth argument) has a negative bound."""
+    try:
+        return any(bound < 0 for pair in args[3] for bound in pair)
+    except (IndexError, TypeError):
+        return False

@@ -9,7 +9,8 @@ from conformance.findings.deviations import Deviation, _entry_problem, load_devi
 from conformance.findings.finding import group
 from conformance.judge.budgets import parse_budgets, rounded_operations
 from conformance.judge.checker import Checker, NonConformance
-from conformance.judge.checks import check_boundary, check_invalid
+from conformance.judge.checks import boundary_calls, check_boundary, check_invalid
+from conformance.model.calls import Call
 from conformance.report.html import render_html
 from conformance.report.markdown import class_details, class_lines, classes_table_markdown
 from oracle import resolvable_plans
@@ -59,6 +60,26 @@ def test_wrong_exception_types_are_one_class_of_the_convention() -> None:
     # judging only the specification: the check's classes stay, none is new
     checker.judged = frozenset({"specification"})
     assert checker.classes and not checker.new_classes()
+
+
+def test_a_convention_of_values_is_one_class_of_its_own() -> None:
+    """A library that refuses a negative padding differs from plancheck's reading (a
+    crop), not from the reference, which says nothing of negative padding."""
+    plan = _plan("conv_general")
+    checker = Checker(ProbeBackend(), "probe", plan, "boundary")
+    calls = [c for c in boundary_calls(plan) if c.args[0].shape[2] >= 2][:3]
+    cropped = [
+        Call(c.operation, (*c.args[:3], ((-1, 0),), *c.args[4:]), c.accumulator_dtype, plan, (),
+             "cropped")
+        for c in calls
+    ]  # fmt: skip
+    for call in (*calls, *cropped):
+        checker.judge(call)
+    assert checker.examples == len(calls) * 2
+    assert {e["class"] for e in checker.classes.values()} == {"conv-negative-padding"}
+    (entry,) = checker.classes.values()
+    assert entry["authority"] == "convention" and entry["clause"]["key"] == "negative-padding"
+    assert entry["kind"] == "unexpected exception"
 
 
 def test_budget_for_every_rounded_operation() -> None:

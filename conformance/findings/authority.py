@@ -45,6 +45,7 @@ __all__ = [
     "Rule",
     "authority_fields",
     "authority_of",
+    "negative_padding",
     "parse_authorities",
     "plan_path",
     "reported_class",
@@ -270,10 +271,19 @@ C_HARNESS = _convention(
     "judged at all",
 )
 
+C_NEGATIVE_PADDING = _convention(
+    "negative-padding",
+    "A negative padding crops the input: a (low, high) pair below zero removes that many "
+    "positions from that side, as XLA's conv_general_dilated does; a padding that leaves a "
+    "negative extent is an error.",
+    "the reference gives padding as a (low, high) pair and says nothing of negative values; "
+    "XLA's reading keeps every pair an operation, where refusing them would not",
+)
+
 #: every convention, by key (docs/semantics/conventions.md has one section each)
 CONVENTION_RULES = {
     a.key: a for a in (C_EXCEPTION_TYPES, C_PARAMETERS, C_ALLOCATION, C_FUNCTIONAL,
-                       C_ENVIRONMENT, C_HARNESS)
+                       C_ENVIRONMENT, C_HARNESS, C_NEGATIVE_PADDING)
 }  # fmt: skip
 
 
@@ -396,6 +406,7 @@ RULES: tuple[Rule, ...] = (
     Rule(("missing-exception:*",), None, None, C_EXCEPTION_TYPES),
     Rule(("wrong-exception:*",), None, None, C_EXCEPTION_TYPES),
     Rule(("allocation-before-error",), None, None, C_ALLOCATION),
+    Rule(("conv-negative-padding",), None, None, C_NEGATIVE_PADDING),  # conv_general's only
     # -- results of the wrong form -------------------------------------------------------
     Rule(("wrong-value:dtype",), None, None, S_OUTPUT),
     Rule(("wrong-value:shape", "wrong-value:shape-or-dtype"), None, None, R_GENERAL),
@@ -503,6 +514,19 @@ UNSOURCED: dict[str, tuple[str, Any]] = {
         lambda call: any(isinstance(a, list) for a in _axis_members(call)),
     ),
 }
+
+
+def negative_padding(call: Any) -> bool:
+    """Whether *call* is a convolution with a negative padding bound: whatever it does
+    differently rests on plancheck's convention ``negative-padding`` (the reference does
+    not say what a negative padding means), one class ``conv-negative-padding``."""
+    if getattr(call, "operation", None) != "conv_general":
+        return False
+    try:
+        padding = call.parameters.get("padding")
+        return any(bound < 0 for pair in padding for bound in pair)
+    except Exception:  # a malformed padding (a validation rule's call): not a crop
+        return False
 
 
 def unsourced_rule(call: Any) -> str | None:

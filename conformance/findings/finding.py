@@ -65,7 +65,7 @@ from typing import Any
 
 from conformance.classes.boundary import Boundary
 from conformance.exhaustive.ulp_error import real_error
-from conformance.findings.authority import authority_fields, reported_class
+from conformance.findings.authority import authority_fields, negative_padding, reported_class
 from conformance.findings.elements import WRONG_VALUE_ELEMENTS, element_class
 from conformance.findings.failure import PROBLEM_RULES, _inputs_at
 from conformance.findings.host_classes import HOST_CLASSES, HOST_PARTS
@@ -131,8 +131,11 @@ class Finding:
 # ---------------------------------------------------------------------------
 
 
-#: the classes with nothing after a colon (besides the capability features)
-PLAIN_CLASSES = ("input-modified", "hang", "crash", "allocation-before-error")
+#: the classes with nothing after a colon (besides the capability features);
+#: ``conv-negative-padding``: every finding of a convolution with a negative padding
+#: (plancheck's convention that it crops, :mod:`conformance.findings.authority`)
+PLAIN_CLASSES = ("input-modified", "hang", "crash", "allocation-before-error",
+                 "conv-negative-padding")  # fmt: skip
 
 #: an exception or warning type's name, as ``raises-<Exception>`` and the
 #: exception and warning classes spell it (``ValueError``, ``RuntimeWarning``,
@@ -322,9 +325,12 @@ def findings_of(outcome: Any) -> list[Finding]:
     if getattr(outcome, "modified", ()):
         found.append(Finding(operation, plan, "input modified", "input-modified",
                              "a call never modifies its inputs"))  # fmt: skip
+    cropped = negative_padding(call)
     unique: dict[str, Finding] = {}
     for finding in found:
         finding.cls = reported_class(finding.cls, operation, plan_object)
+        if cropped and finding.kind not in ("warning", "input modified"):
+            finding.cls = "conv-negative-padding"  # the crop is plancheck's convention
         unique.setdefault(finding.cls, finding)
     return list(unique.values())
 

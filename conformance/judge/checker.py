@@ -388,7 +388,7 @@ class Checker:
                 entry["call"] = outcome.call
                 if entry["known"] is None:
                     self._keep(report)
-            if finding.kind == "unexpected exception":
+            if finding.kind == "unexpected exception" and finding.cls.startswith("raises-"):
                 report = self._record_signature(entry, finding, outcome, size, counting, report)
         return report
 
