@@ -27,7 +27,8 @@ OPTIONS: dict[str, tuple[bool, str, str]] = {
     "op": (True, "OPERATION", "run the suite for these operations only (repeatable)"),
     "profile": (False, "ci|dev|thorough", "ci: derandomized and fast (default); dev: random "
                 "with a local database; thorough: many examples and corpus level 2"),
-    "ulp-budget": (True, "OP=N", "ULP budget for a correctly rounded operation (repeatable)"),
+    "ulp-budget": (True, "OP=N", "ULP budget for a correctly rounded operation (repeatable); "
+                   "all=N for every correctly rounded operation"),
     "timeout": (False, "SECONDS", f"per-call timeout (default {DEFAULT_TIMEOUT:g}; 0: none)"),
     "xfail": (False, "FILE", "known deviations: operation[/plan] and a reason per entry"),
     "unsupported": (True, "FEATURE", "a capability feature the backend does not support "
@@ -39,6 +40,9 @@ OPTIONS: dict[str, tuple[bool, str, str]] = {
                      "fails the run (as pytest's xfail_strict)"),
     "report": (False, "PATH", "write the conformance report (.json, .md or .html), updated "
                "per test item"),
+    "judge": (True, "AUTHORITIES", "the authorities whose classes fail the run: specification, "
+              "reference, convention (comma list or repeatable; default all three); the other "
+              "classes are reported as differences that do not fail"),
 }  # fmt: skip
 
 

@@ -211,7 +211,8 @@ def test_grouping_folds_plans_and_keeps_known_apart():
         (["p1", "p2"], 4, None),
         (["p3"], 2, "listed"),
     ]
-    assert classes[0].repro == "y" and classes[0].selector == "add@zero-size"
+    # the paste line names the plans the class was seen on (a third plan is new)
+    assert classes[0].repro == "y" and classes[0].selector == "add/p1 | p2@zero-size"
 
 
 # ---------------------------------------------------------------------------

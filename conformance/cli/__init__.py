@@ -65,9 +65,12 @@ ORACLE_ERROR = INCOMPLETE
 
 #: the exit statuses, as ``--help`` lists them (per command where they differ)
 EXIT_STATUSES = {
-    "run": "exit status: 0 everything run conforms; 1 a non-conformance (a failure, a timeout, "
-    "a crash, a coverage gap, a stale known deviation with --xfail-strict); 2 a usage error; "
-    "3 incomplete with nothing non-conforming found (interrupted, only oracle errors)",
+    "run": "exit status: 0 everything run conforms (to the authorities --judge names: by "
+    "default the specification, the reference and plancheck's conventions; classes of the "
+    "others are reported as differences that do not fail); 1 a non-conformance (a new class "
+    "of a judged authority, a timeout, a crash, a coverage gap, a stale known deviation with "
+    "--xfail-strict); 2 a usage error; 3 incomplete with nothing non-conforming found "
+    "(interrupted, only oracle errors)",
     "diff": "exit status: 0 the backends agree on every call; 1 they disagree; 2 a usage "
     "error; 3 interrupted with no disagreement found",
     "repro": "exit status: 0 the call conforms; 1 it does not; 2 a usage error; 3 the oracle "
@@ -170,7 +173,7 @@ def _check_run_options(arguments: argparse.Namespace) -> str | None:
     import pytest
 
     from conformance.findings.deviations import load_deviations
-    from conformance.pytest_plugin.options import parse_budgets
+    from conformance.judge.budgets import parse_budgets
     from oracle.planner import resolvable_plans  # the oracle: only once a command runs
 
     operations = {p.operation for p in resolvable_plans()}
@@ -188,10 +191,13 @@ def _check_run_options(arguments: argparse.Namespace) -> str | None:
         problem = _report_problem(arguments.report)
         if problem is not None:
             return problem
+    from conformance.findings.authority import parse_authorities
     from conformance.model.capabilities import parse_features
 
     try:
         parse_features(arguments.unsupported, "--unsupported")
+        if arguments.judge:
+            parse_authorities(arguments.judge, "--judge")
     except ValueError as error:
         return str(error)
     try:
@@ -254,6 +260,8 @@ def _pytest_arguments(arguments: argparse.Namespace, ini: str) -> list[str]:
         args += ["--plancheck-xfail", arguments.xfail]
     if arguments.xfail_strict:
         args += ["--plancheck-xfail-strict", "true"]
+    for judged in arguments.judge:
+        args += ["--plancheck-judge", judged]
     if arguments.report:
         args += ["--plancheck-report", arguments.report]
     if os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD"):
@@ -405,9 +413,24 @@ def _add_run_parsers(commands: Any) -> None:
         action="append",
         default=[],
         metavar="OP=N",
-        help="ULP budget for a correctly rounded operation (repeatable)",
+        help="ULP budget for a correctly rounded operation (repeatable); all=N (or '*=N') "
+        "for every correctly rounded operation at once, OP=M still overriding it",
     )
-    run.add_argument("--xfail", metavar="FILE", help="known deviations file")
+    run.add_argument(
+        "--judge",
+        action="append",
+        default=[],
+        metavar="AUTHORITIES",
+        help="the authorities whose classes fail the run: specification, reference, "
+        "convention (comma list or repeatable; default all three: every rule judged); the "
+        "classes of the others are reported as differences that do not fail",
+    )
+    run.add_argument(
+        "--xfail",
+        metavar="FILE",
+        help="known deviations file: OP[/PLAN[ | PLAN...]][@CLASS]: reason per line; OP and "
+        "CLASS may be patterns (*@wrong-exception:*), @authority:NAME covers an authority",
+    )
     run.add_argument(
         "--xfail-strict",
         action="store_true",

@@ -49,6 +49,7 @@ from hypothesis import settings
 
 import backends
 from conformance.cli.messages import error_text, suggestion
+from conformance.findings.authority import unsourced_rule
 from conformance.findings.deviations import Deviation, load_deviations
 from conformance.findings.finding import element_class, findings_of, group
 from conformance.findings.refusals import refusal_evidence
@@ -178,8 +179,8 @@ def compare_call(comparison: Comparison, backends_: tuple[Any, Any], call: Call,
     if call in comparison._seen:
         return True
     comparison._seen.add(call)
-    if not comparison.supports(call):
-        return True
+    if not comparison.supports(call) or unsourced_rule(call) is not None:
+        return True  # a rule no source supports is compared no more than run judges it
     try:
         first = run_call(backends_[0], call, timeout=timeout)
         second = run_call(backends_[1], call, timeout=timeout)

@@ -48,10 +48,14 @@ def element_class(expected: Any, actual: Any, ulp: int | None) -> str:
     return "1-ulp" if ulp == 1 else "many-ulps"
 
 
-#: the element sorts of ``wrong-value:<element>``: :func:`element_class`'s and the
-#: result-form ones
+#: the element sorts of ``wrong-value:<element>``: :func:`element_class`'s, the
+#: result-form ones (``dtype``, ``shape``; ``shape-or-dtype`` and ``type`` as before) and
+#: ``accuracy`` (``1-ulp``, ``many-ulps`` and ``subnormal`` of a correctly rounded
+#: operation, one class: :func:`conformance.findings.authority.reported_class`); and
+#: ``exact-point`` (a correctly rounded operation's exact point, ``exp(0) = 1``, missed:
+#: a special value of its own, never folded into ``accuracy``)
 WRONG_VALUE_ELEMENTS = (
     "nan", "nan-bits", "spurious-nan", "signed-zero", "zero", "subnormal", "infinity",
     "overflow", "sign", "1-ulp", "many-ulps", "outside-interval", "integer", "bool",
-    "shape-or-dtype", "type",
+    "shape-or-dtype", "type", "accuracy", "exact-point", "dtype", "shape",
 )  # fmt: skip

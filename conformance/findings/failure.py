@@ -159,8 +159,9 @@ def _show_actual(outcome: Any) -> str:
 
 #: The rule a fault without element mismatches breaks, by runner Problem.
 PROBLEM_RULES = {
-    "wrong exception": "the specification fixes the exception type of every failing call",
-    "missing exception": "the specification requires this call to raise",
+    "wrong exception": "an invalid call raises the exception type its rule names (the class's "
+    "authority says whose rule)",
+    "missing exception": "this call must raise (the class's authority says whose rule)",
     "unexpected exception": "a conforming call returns a result (no exception)",
     "wrong type": "backend protocol: execute returns a native tensor that to_tensor accepts",
     "wrong shape or dtype": "the plan fixes the result dtype; the semantics fix its shape",

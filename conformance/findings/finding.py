@@ -17,7 +17,10 @@ Class spellings (the part after ``@`` in ``operation[/plan]@class``):
     ``subnormal`` (a subnormal was due), ``infinity``, ``overflow`` (an
     infinity where a finite value was due), ``sign``, ``1-ulp``, ``many-ulps``,
     ``outside-interval`` (a FLOATING accumulation outside its acceptance
-    interval), ``integer``, ``bool``; ``wrong-value:shape-or-dtype`` and
+    interval), ``integer``, ``bool``; ``accuracy`` for every ``1-ulp``,
+    ``many-ulps`` and ``subnormal`` element of a correctly rounded operation (one
+    class: its worst ULP, real error and input are kept, :attr:`Finding.worst`);
+    ``wrong-value:dtype``, ``wrong-value:shape`` (``shape-or-dtype`` before) and
     ``wrong-value:type`` for a result of the wrong form.  One call can yield
     several findings, one per element sort.
 ``<feature>``
@@ -31,7 +34,8 @@ Class spellings (the part after ``@`` in ``operation[/plan]@class``):
 ``missing-exception:<boundary>``, ``wrong-exception:<boundary>``
     an invalid call did not raise, or raised another type; *boundary* is the
     call's error class (``error-bad-axis``, ``int32-result-overflow`` ...) or
-    else the exception type that was due;
+    else the exception type that was due; every wrong *type* where the type is
+    plancheck's convention is one class, ``wrong-exception:convention``;
 ``allocation-before-error``
     the required exception came only after a result was allocated;
 ``warning:<flag>``
@@ -45,6 +49,10 @@ Class spellings (the part after ``@`` in ``operation[/plan]@class``):
 ``fp-environment:<what>``, ``numpy-state:<what>``, ``result-...``
     what the backend host observed around the call
     (:mod:`conformance.findings.host_classes`).
+
+Every class names its authority (:mod:`conformance.findings.authority`): the
+specification's SHALL, the reference's value rule or plancheck's convention it
+rests on.
 """
 
 from __future__ import annotations
@@ -56,8 +64,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from conformance.classes.boundary import Boundary
+from conformance.exhaustive.ulp_error import real_error
+from conformance.findings.authority import authority_fields, negative_padding, reported_class
 from conformance.findings.elements import WRONG_VALUE_ELEMENTS, element_class
-from conformance.findings.failure import PROBLEM_RULES
+from conformance.findings.failure import PROBLEM_RULES, _inputs_at
 from conformance.findings.host_classes import HOST_CLASSES, HOST_PARTS
 from conformance.findings.warning_element import WARNING_FLAGS, warning_flag
 from conformance.generate.families import classes_hit
@@ -108,6 +118,9 @@ class Finding:
     #: the exception type the backend raised (an unexpected exception's): a known
     #: ``raises-<type>`` deviation covers the call whatever feature it is named after
     raised: str | None = None
+    #: the worst element of an accuracy class: ``ulp``, ``index``, ``inputs``,
+    #: ``expected``, ``actual`` and (unary operations) ``real_error`` in ulps
+    worst: dict[str, Any] | None = None
 
     def key(self) -> tuple[str, str, str]:
         return (self.operation, self.plan, self.cls)
@@ -118,8 +131,11 @@ class Finding:
 # ---------------------------------------------------------------------------
 
 
-#: the classes with nothing after a colon (besides the capability features)
-PLAIN_CLASSES = ("input-modified", "hang", "crash", "allocation-before-error")
+#: the classes with nothing after a colon (besides the capability features);
+#: ``conv-negative-padding``: every finding of a convolution with a negative padding
+#: (plancheck's convention that it crops, :mod:`conformance.findings.authority`)
+PLAIN_CLASSES = ("input-modified", "hang", "crash", "allocation-before-error",
+                 "conv-negative-padding")  # fmt: skip
 
 #: an exception or warning type's name, as ``raises-<Exception>`` and the
 #: exception and warning classes spell it (``ValueError``, ``RuntimeWarning``,
@@ -156,8 +172,10 @@ def class_spelling_problem(cls: str) -> str | None:
             valid, types = WRONG_VALUE_ELEMENTS, False
         elif head == "warning":
             valid, types = WARNING_FLAGS, True
-        elif head in ("missing-exception", "wrong-exception"):
+        elif head == "missing-exception":
             valid, types = (*error_boundaries(), "error"), True
+        elif head == "wrong-exception":
+            valid, types = (*error_boundaries(), "error", "convention"), True
         elif head in HOST_PARTS:
             valid, types = HOST_PARTS[head], False
         else:
@@ -186,6 +204,7 @@ def _all_spellings() -> list[str]:
         *(f"wrong-value:{e}" for e in WRONG_VALUE_ELEMENTS),
         *(f"warning:{f}" for f in WARNING_FLAGS),
         *(f"{k}:{b}" for k in ("missing-exception", "wrong-exception") for b in error_boundaries()),
+        "wrong-exception:convention",
         *PLAIN_CLASSES,
         *HOST_CLASSES,
         *FEATURES,
@@ -255,18 +274,42 @@ def findings_of(outcome: Any) -> list[Finding]:
     if problem == "timeout":
         found.append(Finding(operation, plan, "hang", "hang", rule))
     elif problem == "wrong value":
-        seen: dict[str, tuple[str, int | None]] = {}
+        seen: dict[str, tuple[str, int | None, Any]] = {}
+        points = getattr(expectation, "exact_points", None)
+        shape = getattr(getattr(expectation, "result", None), "shape", None)
         for m in outcome.verdict.mismatches:
             element = element_class(m.expected, m.actual, m.ulp)
-            rule, ulp = seen.get(element, (m.rule, None))
+            if (
+                points is not None
+                and shape is not None
+                and element in _ROUNDING_ELEMENTS
+                and points[_flat(m.index, shape)]
+            ):  # exp(0) = 1 missed: a special value, not an accuracy
+                element = "exact-point"
+            cls = reported_class(f"wrong-value:{element}", operation, plan_object)
+            rule, ulp, worst = seen.get(cls, (m.rule, None, None))
             if m.ulp is not None:
                 ulp = max(ulp or 0, m.ulp)
-            seen[element] = (rule, ulp)
-        for element, (element_rule, ulp) in seen.items():
-            found.append(Finding(operation, plan, "wrong value", f"wrong-value:{element}",
-                                 element_rule, ulp))  # fmt: skip
+            if cls == "wrong-value:accuracy" and (worst is None or (m.ulp or 0) > (worst.ulp or 0)):
+                worst = m
+            seen[cls] = (rule, ulp, worst)
+        for cls, (element_rule, ulp, worst) in seen.items():
+            found.append(
+                Finding(
+                    operation,
+                    plan,
+                    "wrong value",
+                    cls,
+                    element_rule,
+                    ulp,
+                    worst=_worst(outcome, worst) if worst is not None else None,
+                )
+            )
     elif problem == "wrong shape or dtype":
-        found.append(Finding(operation, plan, "wrong value", "wrong-value:shape-or-dtype", rule))
+        actual = getattr(outcome, "actual", None)
+        output = getattr(plan_object, "output", None)
+        form = "dtype" if actual is not None and actual.dtype is not output else "shape"
+        found.append(Finding(operation, plan, "wrong value", f"wrong-value:{form}", rule))
     elif problem == "wrong type":
         found.append(Finding(operation, plan, "wrong value", "wrong-value:type", rule))
     elif problem == "missing exception":
@@ -282,10 +325,50 @@ def findings_of(outcome: Any) -> list[Finding]:
     if getattr(outcome, "modified", ()):
         found.append(Finding(operation, plan, "input modified", "input-modified",
                              "a call never modifies its inputs"))  # fmt: skip
+    cropped = negative_padding(call)
     unique: dict[str, Finding] = {}
     for finding in found:
+        finding.cls = reported_class(finding.cls, operation, plan_object)
+        if cropped and finding.kind not in ("warning", "input modified"):
+            finding.cls = "conv-negative-padding"  # the crop is plancheck's convention
         unique.setdefault(finding.cls, finding)
     return list(unique.values())
+
+
+#: the element sorts a missed exact point would otherwise be classed under
+_ROUNDING_ELEMENTS = frozenset({"1-ulp", "many-ulps", "subnormal"})
+
+
+def _worst(outcome: Any, m: Any) -> dict[str, Any]:
+    """The worst element *m* of an accuracy class: its index, inputs, expected and actual
+    values with their bits, ULP distance and (a unary operation) real error in ulps of
+    the exact value (:func:`conformance.exhaustive.ulp_error.real_error`)."""
+    call = outcome.call
+    worst: dict[str, Any] = {
+        "index": list(m.index),
+        "ulp": m.ulp,
+        "inputs": _inputs_at(call, m.index),
+        "expected": f"{m.expected!r} (0x{m.expected_bits:08X})" if m.expected_bits is not None
+        else repr(m.expected),
+        "actual": f"{m.actual!r} (0x{m.actual_bits:08X})" if m.actual_bits is not None
+        else repr(m.actual),
+        "real_error": None,
+    }  # fmt: skip
+    tensors = [a for a in call.operands if hasattr(a, "values")]
+    if len(call.operands) == 1 and len(tensors) == 1:
+        try:
+            x = float(tensors[0].values[_flat(m.index, tensors[0].shape)])
+            worst["real_error"] = round(real_error(call.operation, x, m.actual, m.expected), 4)
+        except Exception:  # an operation the measure does not know: the ULP distance stands
+            worst["real_error"] = None
+    return worst
+
+
+def _flat(index: Any, shape: Any) -> int:
+    flat = 0
+    for i, n in zip(index, shape):
+        flat = flat * n + i
+    return flat
 
 
 # ---------------------------------------------------------------------------
@@ -315,13 +398,27 @@ class DeviationClass:
     known: str | None = None
     max_ulp: int | None = None  #: the largest ULP distance of this class's elements seen
     raised: str | None = None  #: the exception type the backend raised (exception kinds)
+    #: the authority the class rests on (``specification``, ``reference``, ``convention``)
+    #: and its clause (:meth:`conformance.findings.authority.Authority.as_dict`)
+    authority: str = ""
+    clause: dict[str, Any] = field(default_factory=dict)
+    #: how the adapter composes the operation (its ``composed_operations``), or None: a
+    #: class of the adapter's composition is left out of the library's counts
+    composed: str | None = None
+    #: whether the run judges the class's authority (``--judge``): a class not judged
+    #: is a difference that never fails the run
+    judged: bool = True
+    #: the worst element of an accuracy class (:attr:`Finding.worst`)
+    worst: dict[str, Any] | None = None
 
     @property
     def selector(self) -> str:
-        """``operation@class`` (every plan) or ``operation/plan@class`` (one plan)."""
-        if len(self.plans) == 1:
-            return f"{self.operation}/{self.plans[0]}@{self.cls}"
-        return f"{self.operation}@{self.cls}"
+        """``operation/plan@class`` naming every plan the class was seen on (plans joined
+        by `` | ``): pasted into a known-deviations file it covers those plans only, so
+        the class on another plan is new."""
+        if not self.plans:
+            return f"{self.operation}@{self.cls}"
+        return f"{self.operation}/{' | '.join(self.plans)}@{self.cls}"
 
     @property
     def plan(self) -> str:
@@ -339,7 +436,7 @@ class DeviationClass:
         ulp_text = f", max {self.max_ulp} ULP" if self.max_ulp else ""
         return (
             f"{self.operation}@{self.cls}  {self.kind}, {self.count} {calls} {plans}".rstrip()
-            + f"{ulp_text}{known}"
+            + f"{ulp_text}  [{self.clause.get('label') or self.authority}]{known}"
         )
 
     def as_dict(self) -> dict[str, Any]:
@@ -356,6 +453,11 @@ class DeviationClass:
             "raised": self.raised,
             "selector": self.selector,
             "known": self.known,
+            "authority": self.authority,
+            "clause": self.clause,
+            "composed": self.composed,
+            "judged": self.judged,
+            "worst": self.worst,
             "example": self.example,
             "repro": self.repro,
         }
@@ -404,6 +506,23 @@ def _renamed(record: Mapping[str, Any], evidence: Evidence) -> str:
     return cls
 
 
+def _ulp(worst: Mapping[str, Any]) -> int:
+    return int(worst.get("ulp") or 0)
+
+
+def _authority(record: Mapping[str, Any]) -> dict[str, Any]:
+    """A record's authority and clause: as the check recorded them, else (a report of an
+    earlier plancheck) from the table; none for a class that is not a judge's (a
+    disagreement of ``plancheck diff``)."""
+    clause = record.get("clause")
+    if record.get("authority") and isinstance(clause, Mapping):
+        return {"authority": str(record["authority"]), "clause": dict(clause)}
+    try:
+        return authority_fields(record["class"], record["operation"], record.get("plan"))
+    except LookupError:
+        return {"authority": "", "clause": {}}
+
+
 def group(
     records: Iterable[Mapping[str, Any]],
     evidence: Evidence | None = None,
@@ -420,20 +539,27 @@ def group(
 
     With *evidence* (per operation, :data:`Evidence`) unexpected-exception classes are
     named in the light of every check (:func:`_renamed`); *known* (``(backend,
-    operation, plan, class, raised) -> reason | None``) then re-decides a renamed record's
-    known deviation.
+    operation, plan, class, raised, authority) -> reason | None``) then re-decides a
+    renamed record's known deviation.  A record of an earlier plancheck spelt apart
+    (``wrong-value:1-ulp`` of a correctly rounded operation) is folded first
+    (:func:`~conformance.findings.authority.reported_class`); a record without its
+    authority gets it from the table.
     """
     classes: dict[tuple[str, str, str, bool], DeviationClass] = {}
     featureless: set[tuple[str, ...]] = set()
     for record in records:
+        folded = reported_class(record["class"], record["operation"], record.get("plan"))
+        if folded != record["class"]:  # a record of an earlier plancheck, spelt apart
+            record = {**record, "class": folded, "authority": None}
         if evidence is not None and (
             record["class"].startswith("raises-") or record["class"] in FEATURES
         ):
             cls = _renamed(record, evidence)
             if cls != record["class"]:
                 where = (record["backend"], record["operation"], record["plan"], cls)
-                reason = known(*where, record.get("raised")) if known is not None else None
-                record = {**record, "class": cls, "known": reason}
+                authority = _authority({**record, "class": cls, "authority": None})["authority"]
+                reason = known(*where, record.get("raised"), authority) if known else None
+                record = {**record, "class": cls, "known": reason, "authority": None}
         known_reason = record.get("known")
         key = (record["backend"], record["operation"], record["class"], known_reason is None)
         if [] in (record.get("features_needed") or []):
@@ -442,8 +568,16 @@ def group(
         if found is None:
             found = classes[key] = DeviationClass(
                 record["backend"], record["operation"], record["class"], record["kind"],
-                record.get("rule", ""), size=-1,
+                record.get("rule", ""), size=-1, composed=record.get("composed"),
+                **_authority(record),
             )  # fmt: skip
+        if record.get("judged") is False:
+            found.judged = False
+        worst = record.get("worst")
+        if worst and (
+            found.worst is None or (worst.get("ulp") or 0) > (found.worst.get("ulp") or 0)
+        ):
+            found.worst = dict(worst)
         found.count += int(record.get("count", 1))
         if record["plan"] not in found.plans:
             found.plans.append(record["plan"])

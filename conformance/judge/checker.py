@@ -17,12 +17,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from backends.errors import NotMeasured
 from conformance.classes.result import result_classes_hit
+from conformance.findings.authority import AUTHORITIES, authority_fields, unsourced_rule
 from conformance.findings.failure import FailureReport, failure_report, oracle_error_report
 from conformance.findings.finding import Finding, findings_of
 from conformance.findings.host_classes import HOST_RULES
 from conformance.findings.refusals import refusal_class, refusal_evidence
 from conformance.generate.families import classes_hit
+from conformance.host.client import BackendHost
 from conformance.judge.profiles import PROFILES, Profile
 from conformance.judge.runner import (
     OracleError,
@@ -33,6 +36,7 @@ from conformance.judge.runner import (
 )
 from conformance.model.calls import Call
 from conformance.model.capabilities import features_of
+from conformance.model.sanitize import terminal_text
 from oracle import DType, OperationPlan, binary32
 from oracle.expectation import Conformance
 
@@ -90,6 +94,19 @@ def host_findings(outcome: Outcome) -> list[Finding]:
     return found
 
 
+def composed_operations(backend: Any) -> dict[str, str]:
+    """The operations *backend* composes from several library operations (operation ->
+    how): a host's ``composed`` field, an in-process backend's ``composed_operations``."""
+    if isinstance(backend, BackendHost):
+        with contextlib.suppress(Exception):
+            return backend.composed
+        return {}
+    declared = getattr(backend, "composed_operations", None)
+    if not isinstance(declared, Mapping):
+        return {}
+    return {str(k): str(v) for k, v in declared.items()}
+
+
 def _signatures(entry: Mapping[str, Any]) -> dict[str, list[list[str]]]:
     """``{"features_needed": [...]}``: the feature sets of a ``raises-`` entry's calls
     (the run's grouping weighs them against every check's evidence); empty for
@@ -138,6 +155,17 @@ class Checker:
     known: Callable[[Finding], str | None] | None = None
     #: the traceback of plancheck's own failure inside the check (the plugin reports it)
     error_text: str = ""
+    #: operation -> how the adapter composes it from several library operations (the
+    #: backend's ``composed_operations``): its classes are marked as the composition's
+    composed: Mapping[str, str] = field(default_factory=dict)
+    #: (message) -> calls the adapter refused with backends.errors.NotMeasured: not judged,
+    #: not classes of the library
+    not_measured: Counter = field(default_factory=Counter)
+    #: the authorities judged (``--judge``): a class of another is a difference that does
+    #: not fail the check
+    judged: frozenset[str] = frozenset(AUTHORITIES)
+    #: why -> calls not judged because the rule they break rests on no source
+    not_judged: Counter = field(default_factory=Counter)
     #: statistics
     examples: int = 0
     passed: int = 0
@@ -168,6 +196,10 @@ class Checker:
     #: the evidence of which features the backend refused (:meth:`name_refusals`)
     _due: list[Call] = field(default_factory=list)
     _raised: set[Call] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        if not self.composed:
+            self.composed = composed_operations(self.backend)
 
     @property
     def ulp_budget(self) -> int:
@@ -246,10 +278,28 @@ class Checker:
         if self._counting and call not in self._seen:
             self._seen.add(call)
             self.not_supported.update(needed)
-            with contextlib.suppress(Exception):  # coverage of a call not judged: best effort
-                self.skipped_hits.update(c.name for c in classes_hit(call))
-            with contextlib.suppress(Exception):
-                self.skipped_result_hits.update(c.name for c in result_classes_hit(call))
+            self._excuse(call)
+        return False
+
+    def _excuse(self, call: Call) -> None:
+        """Count the classes *call* hits as excused in the coverage matrix (a call that
+        is not judged: unsupported, not measured or resting on no source)."""
+        with contextlib.suppress(Exception):  # coverage of a call not judged: best effort
+            self.skipped_hits.update(c.name for c in classes_hit(call))
+        with contextlib.suppress(Exception):
+            self.skipped_result_hits.update(c.name for c in result_classes_hit(call))
+
+    def sourced(self, call: Call) -> bool:
+        """Whether *call* rests on a rule some source supports; a call that must raise
+        only by a rule none does (:func:`~conformance.findings.authority.unsourced_rule`)
+        is counted under that rule, not judged."""
+        why = unsourced_rule(call)
+        if why is None:
+            return True
+        if self._counting and call not in self._seen:
+            self._seen.add(call)
+            self.not_judged[why] += 1
+            self._excuse(call)
         return False
 
     def judge(self, call: Call) -> list[Finding]:
@@ -260,10 +310,16 @@ class Checker:
         While not counting (hypothesis shrinking) a call only improves the
         examples of classes already recorded: it adds no class and no count.
         """
-        if not self.supports(call):
+        if not self.supports(call) or not self.sourced(call):
             return []
         outcome = self.run(call)
         counting = self._counting and call not in self._seen
+        if isinstance(outcome.raised, NotMeasured):
+            if counting:
+                self._seen.add(call)
+                self.not_measured[terminal_text(str(outcome.raised), 300)] += 1
+                self._excuse(call)
+            return []
         if counting:
             self._seen.add(call)
             self._record_coverage(call, outcome)
@@ -313,9 +369,16 @@ class Checker:
                     "call": None,
                     "raised": type(outcome.raised).__name__ if outcome.raised is not None else None,
                     "known": self.known(finding) if self.known is not None else None,
+                    **authority_fields(finding.cls, finding.operation, self.plan),
+                    "composed": self.composed.get(finding.operation),
+                    "worst": None,
                 }
             if counting:
                 entry["count"] += 1
+            if finding.worst is not None and (
+                entry["worst"] is None or (finding.worst["ulp"] or 0) > (entry["worst"]["ulp"] or 0)
+            ):
+                entry["worst"] = finding.worst
             if finding.ulp is not None:
                 entry["max_ulp"] = max(entry["max_ulp"] or 0, finding.ulp)
             if size < entry["size"]:
@@ -325,7 +388,7 @@ class Checker:
                 entry["call"] = outcome.call
                 if entry["known"] is None:
                     self._keep(report)
-            if finding.kind == "unexpected exception":
+            if finding.kind == "unexpected exception" and finding.cls.startswith("raises-"):
                 report = self._record_signature(entry, finding, outcome, size, counting, report)
         return report
 
@@ -394,6 +457,7 @@ class Checker:
             into = self.classes[(plan, target)] = {
                 **entry, "class": target, "count": 0, "size": sub["size"] + 1, "example": None,
                 "call": None, "by_features": {},
+                **authority_fields(target, entry["operation"], self.plan),
             }  # fmt: skip
             finding = Finding(entry["operation"], plan, entry["kind"], target, entry["rule"],
                               raised=entry["raised"])  # fmt: skip
@@ -409,9 +473,14 @@ class Checker:
         return (examples or self.failures)[:limit]
 
     def new_classes(self) -> list[dict[str, Any]]:
-        """The recorded classes no known deviation covers."""
+        """The recorded classes no known deviation covers, of a judged authority (the
+        others are differences that do not fail)."""
         self.name_refusals()
-        return [entry for entry in self.classes.values() if entry["known"] is None]
+        return [
+            entry
+            for entry in self.classes.values()
+            if entry["known"] is None and entry.get("authority") in self.judged
+        ]
 
     def raise_findings(self) -> None:
         """:class:`NonConformance` with the first class's example and one line per
@@ -424,6 +493,8 @@ class Checker:
         self.killing_call = entries[0]["call"] or self.killing_call
         lines = [
             f"  {e['operation']}@{e['class']}: {e['kind']}, {e['count']} calls"
+            + f" [{(e.get('clause') or {}).get('label') or e.get('authority')}]"
+            + (" [not judged]" if e.get("authority") not in self.judged else "")
             + (f" [known: {e['known']}]" if e["known"] is not None else "")
             for e in entries
         ]
@@ -468,12 +539,17 @@ class Checker:
                 for entry in self.classes.values()
             ],
             "not_supported": dict(self.not_supported),
+            "not_measured": dict(self.not_measured),
+            "not_judged": dict(self.not_judged),
             **self._evidence(),
             "coverage": {
                 "calls": self.calls,
                 "hits": dict(self.hits),
                 "result_hits": dict(self.result_hits),
-                "skipped": sum(self.not_supported.values()),
+                # not judged: unsupported, not measured, resting on no source
+                "skipped": sum(self.not_supported.values())
+                + sum(self.not_measured.values())
+                + sum(self.not_judged.values()),
                 "skipped_hits": dict(self.skipped_hits),
                 "skipped_result_hits": dict(self.skipped_result_hits),
             },

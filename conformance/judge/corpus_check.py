@@ -26,6 +26,8 @@ import mpmath
 import numpy as np
 
 import oracle
+from backends.errors import NotMeasured
+from conformance.findings.authority import reported_class
 from conformance.findings.failure import failure_report
 from conformance.findings.finding import Finding, element_class, findings_of
 from conformance.generate import corpus as corpus_module
@@ -45,6 +47,7 @@ from conformance.judge.runner import (
     wire_arguments,
 )
 from conformance.model.calls import Call, forward_arguments
+from conformance.model.sanitize import terminal_text
 from oracle import DType, OperationPlan, Tensor, Verdict, binary32
 
 # -- the corpus -------------------------------------------------------------------
@@ -430,10 +433,15 @@ def _chunk_failed(checker: Checker, chunk: Call, limit: int = 64) -> Tensor | No
 
 
 def _classify_cases(
-    plan: OperationPlan, expected: np.ndarray, actual: np.ndarray, failing: np.ndarray
+    plan: OperationPlan,
+    expected: np.ndarray,
+    actual: np.ndarray,
+    failing: np.ndarray,
+    exact: np.ndarray | None = None,
 ) -> dict[str, tuple[list[int], int | None]]:
     """Element class -> (failing corpus case indices, largest ULP distance)
-    (see conformance.findings.finding)."""
+    (see conformance.findings.finding); a missed exact point (*exact*, the mask of
+    exact points) is ``wrong-value:exact-point``."""
 
     by_class: dict[str, tuple[list[int], int | None]] = {}
     if expected.dtype == np.bool_:
@@ -444,9 +452,15 @@ def _classify_cases(
     for index, e, a, d in zip(failing.tolist(), expected[failing].tolist(),
                               actual[failing].tolist(), distance.tolist()):  # fmt: skip
         ulp = None if d < 0 else int(d)
-        cls = "wrong-value:" + element_class(float(e), float(a), ulp)
+        element = element_class(float(e), float(a), ulp)
+        if exact is not None and exact[index] and element in ("1-ulp", "many-ulps", "subnormal"):
+            element = "exact-point"
+        cls = reported_class("wrong-value:" + element, plan.operation, plan)
         indices, worst = by_class.get(cls, ([], None))
-        indices.append(index)
+        if cls == "wrong-value:accuracy" and ulp is not None and ulp > (worst or 0):
+            indices.insert(0, index)  # the worst case first: the class's example
+        else:
+            indices.append(index)
         by_class[cls] = (indices, worst if ulp is None else max(worst or 0, ulp))
     return by_class
 
@@ -462,7 +476,7 @@ def check_corpus_plan(checker: Checker) -> None:
     expected, exact = _corpus_reference(plan, level, checker.cache_dir)
     pieces = []
     start = 0
-    raised_cases = 0
+    raised_cases = unmeasured = 0
     for chunk in _chunks(plan, level):
         size = chunk.args[0].size
         if not checker.supports(chunk):
@@ -478,6 +492,12 @@ def check_corpus_plan(checker: Checker) -> None:
         except BaseException as error:  # a backend's BaseException is judged, case by case
             if isinstance(error, KeyboardInterrupt) and is_real_interrupt(error):
                 raise
+            if isinstance(error, NotMeasured):  # the adapter's refusal: not the library's
+                checker.not_measured[terminal_text(str(error), 300)] += size
+                pieces.append(expected[start : start + size])
+                unmeasured += size
+                start += size
+                continue
             counted = _class_counts(checker)
             again = _chunk_failed(checker, chunk)
             if again is not None:
@@ -497,12 +517,13 @@ def check_corpus_plan(checker: Checker) -> None:
         expected, actual_all, nan_bits=nan_bits, ulp_budget=checker.ulp_budget, exact=exact
     )
     failing = np.flatnonzero(~ok)
-    checker.corpus_cases += int(expected.size)
+    checker.corpus_cases += int(expected.size) - unmeasured
     checker.corpus_failed += int(failing.size) + raised_cases
     finite = distance[distance >= 0] if expected.dtype == np.float32 else np.zeros(0)
     checker.max_ulp = max(checker.max_ulp, int(finite.max()) if finite.size else 0)
     operands = corpus_module.level_operands(level, len(plan.operands))
-    for cls, (indices, worst) in _classify_cases(plan, expected, actual_all, failing).items():
+    classified = _classify_cases(plan, expected, actual_all, failing, exact)
+    for cls, (indices, worst) in classified.items():
         first = indices[0]
         bits = tuple(int(o[first : first + 1].view(np.uint32)[0]) for o in operands)
         call = _single_case(plan, bits, f"corpus level {level} case {first}")

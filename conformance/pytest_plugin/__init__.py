@@ -18,7 +18,11 @@ Options
     how hard to search (:data:`conformance.judge.profiles.PROFILES`; default ``ci``).
 ``--plancheck-ulp-budget OP=N`` (repeatable)
     a ULP budget for a correctly rounded operation (special values and exact
-    points must still match exactly).
+    points must still match exactly); ``all=N`` for every one at once.
+``--plancheck-judge AUTHORITIES`` (repeatable, comma lists)
+    the authorities whose classes fail the run (``specification``, ``reference``,
+    ``convention``; default all three, :mod:`conformance.findings.authority`); the
+    classes of the others are reported as differences that do not fail.
 ``--plancheck-timeout SECONDS``
     the per-call timeout (default 10; 0 disables it).
 ``--plancheck-xfail FILE``

@@ -34,12 +34,18 @@ class Aggregation:
     :class:`~conformance.pytest_plugin.state.PlancheckState`)."""
 
     def known_reason(
-        self, label: str, operation: str, plan: str, cls: str, raised: str | None = None
+        self,
+        label: str,
+        operation: str,
+        plan: str,
+        cls: str,
+        raised: str | None = None,
+        authority: str | None = None,
     ) -> str | None:
         """The reason of the first known deviation covering a class (whose calls raised
-        *raised*, an unexpected exception's), or None."""
+        *raised*, an unexpected exception's; resting on *authority*), or None."""
         for deviation in self.deviations:
-            if deviation.covers(label, operation, plan, cls, raised):
+            if deviation.covers(label, operation, plan, cls, raised, authority):
                 return deviation.reason or deviation.selector
         return None
 
@@ -93,8 +99,15 @@ class Aggregation:
         for entry in record.get("classes", []):
             entry = dict(entry, known=self.known_reason(
                 entry["backend"], entry["operation"], entry["plan"], entry["class"],
-                entry.get("raised")))  # fmt: skip
+                entry.get("raised"), entry.get("authority")))  # fmt: skip
+            entry["judged"] = entry.get("authority") in self.judged
             self.class_records.append(entry)
+        for message, count in (record.get("not_measured") or {}).items():
+            self.not_measured.setdefault(record["backend"], Counter())[
+                (record["operation"], message)
+            ] += count
+        for why, count in (record.get("not_judged") or {}).items():
+            self.not_judged.setdefault(record["backend"], Counter())[why] += count
         if "refused_features" in record:
             refused, supported = self.refusal_evidence.setdefault(
                 (record["backend"], record["operation"]), (set(), set())
@@ -148,7 +161,7 @@ class Aggregation:
             return "stale known deviations (strict)"
         statuses = {row.status for b in self.table.backends() for _, row in self.table.rows(b)}
         if (
-            statuses - {"conforms", "xfail", "ORACLE ERROR"}
+            statuses - {"conforms", "xfail", "differs", "not measured", "ORACLE ERROR"}
             or self._coverage_blames_backend()
             or self.new_classes_found()
         ):
@@ -211,10 +224,10 @@ class Aggregation:
         return group(self.class_records, self.refusal_evidence, self.known_reason)
 
     def new_classes_found(self) -> bool:
-        """Whether the run's classes, named with every check's evidence, include one no
-        known deviation covers (an item may have been an expected failure under the
-        name its own check gave a class)."""
-        return any(found.known is None for found in self.deviation_classes())
+        """Whether the run's classes, named with every check's evidence, include one of a
+        judged authority that no known deviation covers (an item may have been an
+        expected failure under the name its own check gave a class)."""
+        return any(found.known is None and found.judged for found in self.deviation_classes())
 
     def covered_deviations(self) -> set[Deviation]:
         """The listed deviations that cover some class of the run (each class counts for
@@ -224,8 +237,9 @@ class Aggregation:
             for plan in found.plans:
                 for deviation in self.deviations:
                     if deviation.covers(
-                        found.backend, found.operation, plan, found.cls, found.raised
-                    ):
+                        found.backend, found.operation, plan, found.cls, found.raised,
+                        found.authority,
+                    ):  # fmt: skip
                         covered.add(deviation)
                         break
         return covered

@@ -1,8 +1,9 @@
 """One suite item's check, turned into pytest's outcome.
 
 :func:`run_check` runs a check function of :mod:`conformance.suite` for a test
-item: the item passes when the check found nothing, is an expected failure
-(``xfail``) when every deviation class it found is a known one, fails with the
+item: the item passes when the check found nothing or only classes of authorities
+the run does not judge (``--judge``; its status is then ``differs``), is an expected
+failure (``xfail``) when every judged deviation class it found is a known one, fails with the
 classes' report otherwise, and reports an oracle failure as the oracle's fault,
 never the backend's.  The failure is raised outside the ``except`` blocks, so
 pytest shows the report alone (no chained traceback).
@@ -25,7 +26,13 @@ def _fail(checker: Any, text: str) -> None:
     """Fail the item, or mark it an expected failure when every class it found is known."""
     classes = getattr(checker, "classes", {})
     if classes and not checker.new_classes():
-        known = sorted({f"{e['operation']}@{e['class']}: {e['known']}" for e in classes.values()})
+        known = sorted(
+            {f"{e['operation']}@{e['class']}: {e['known']}" for e in classes.values()
+             if e["known"] is not None}
+        )  # fmt: skip
+        if not known:  # only differences from authorities the run does not judge
+            checker.status = "differs"
+            return
         checker.xfail = "; ".join(known)
         first = text.splitlines()[0] if text else ""
         pytest.xfail(f"known deviation(s) {checker.xfail} -- {first}")

@@ -5,9 +5,11 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from conformance.findings.authority import AUTHORITIES
 from conformance.model.versions import backend_version, plancheck_version
 from conformance.pytest_plugin.terminal_summary import header_lines, write_summary
 from conformance.report import REPORT_FORMAT
+from conformance.report.markdown import authority_counts
 
 __all__ = ["Reporting"]
 
@@ -27,6 +29,7 @@ class Reporting:
     def document(self) -> dict[str, Any]:
 
         elapsed = time.time() - self.started
+        classes = [c.as_dict() for c in self.deviation_classes()]
         totals = {label: self.table.totals(label) for label in self.table.backends()}
         examples = sum(t["examples"] for t in totals.values())
         return {
@@ -50,6 +53,7 @@ class Reporting:
                 "ulp_budgets": self.ulp_budgets,
                 "timeout_s": self.timeout,
                 "xfail": [d.selector for d in self.deviations],
+                "judge": [a for a in AUTHORITIES if a in self.judged],
             },
             "collected_items": self.collected_items,
             "finished_items": self.finished,
@@ -59,13 +63,30 @@ class Reporting:
             "crashes": self.crashes,
             "oracle_errors": self.oracle_errors,
             "xfailed": self.xfailed,
-            "deviation_classes": [c.as_dict() for c in self.deviation_classes()],
+            "deviation_classes": classes,
             "not_supported": {label: dict(c) for label, c in self.not_supported.items()},
+            "not_measured": {
+                label: self.not_measured_entries(label) for label in self.not_measured
+            },
+            "not_judged": {label: dict(c) for label, c in self.not_judged.items()},
+            "authority_counts": {
+                label: authority_counts([c for c in classes if c["backend"] == label])
+                for label in self.table.backends()
+            },
             "stale_xfail": self.stale_deviations(),
             "respelled_xfail": self.respelled_deviations(),
             "errors": self.errors,
             "coverage": self.coverage_summary,
         }
+
+    def not_measured_entries(self, label: str) -> list[dict[str, Any]]:
+        """The calls of backend *label* its adapter could not map, per operation and
+        message: ``operation``, ``message``, ``count``."""
+        counts = self.not_measured.get(label) or {}
+        return [
+            {"operation": operation, "message": message, "count": count}
+            for (operation, message), count in sorted(counts.items())
+        ]
 
     def _write(self) -> None:
         if self._writer is not None:

@@ -23,16 +23,18 @@ import hypothesis.core
 import pytest
 from hypothesis.statistics import collector, describe_statistics
 
+from conformance.findings.authority import authority_of, parse_authorities
 from conformance.findings.deviations import Deviation
 from conformance.findings.deviations import load as load_deviation_file
 from conformance.host.client import BackendHost, HostCrashed, HostLoadError, HostTimeout
+from conformance.judge.budgets import parse_budgets
 from conformance.judge.checker import Checker
 from conformance.judge.profiles import PROFILES
 from conformance.model.capabilities import declared_by, parse_features
 from conformance.pytest_plugin.aggregation import CHECKER, Aggregation
 from conformance.pytest_plugin.coverage import CoverageCheck
 from conformance.pytest_plugin.faults import FaultRecords
-from conformance.pytest_plugin.options import DEFAULT_TIMEOUT, parse_budgets, typed
+from conformance.pytest_plugin.options import DEFAULT_TIMEOUT, typed
 from conformance.pytest_plugin.parametrize import Case, Parametrization
 from conformance.pytest_plugin.reporting import Reporting
 from conformance.report import ConformanceTable, ReportWriter
@@ -84,6 +86,12 @@ class PlancheckState(Parametrization, Aggregation, CoverageCheck, Reporting, Fau
             self.profile = dataclasses.replace(self.profile, derandomize=False)
             hypothesis.core.global_force_seed = self.seed  # what --hypothesis-seed sets
         self.ulp_budgets = parse_budgets(option.plancheck_ulp_budget, typed(config, "ulp-budget"))
+        try:
+            self.judged = parse_authorities(
+                getattr(option, "plancheck_judge", None) or ["all"], typed(config, "judge")
+            )
+        except ValueError as error:
+            raise pytest.UsageError(str(error)) from None
         timeout = DEFAULT_TIMEOUT if option.plancheck_timeout is None else option.plancheck_timeout
         if not (timeout >= 0 and math.isfinite(timeout)):
             raise pytest.UsageError(
@@ -147,6 +155,10 @@ class PlancheckState(Parametrization, Aggregation, CoverageCheck, Reporting, Fau
         self.refusal_evidence: dict[tuple[str, str], tuple[set[str], set[str]]] = {}
         self.class_records: list[dict[str, Any]] = []
         self.not_supported: dict[str, Counter[str]] = {}
+        #: backend -> (operation, message) -> calls the adapter could not map (NotMeasured)
+        self.not_measured: dict[str, Counter[tuple[str, str]]] = {}
+        #: backend -> why -> calls not judged: the rule they break rests on no source
+        self.not_judged: dict[str, Counter[str]] = {}
         self.coverage_rows: dict[str, dict[str, list[Any]]] = {}
         #: per backend and plan: calls not judged (unsupported) and the classes they hit
         self.coverage_skipped: dict[str, dict[str, list[Any]]] = {}
@@ -218,11 +230,13 @@ class PlancheckState(Parametrization, Aggregation, CoverageCheck, Reporting, Fau
             test=node.nodeid,
             inflight=self._inflight,
         )
+        checker.judged = self.judged
         checker.deviation = self.deviation_for(case.label, case.plan)
         checker.unsupported = self.unsupported_by(case.label)
         checker.known = lambda finding, label=case.label: self.known_reason(
-            label, finding.operation, finding.plan, finding.cls, finding.raised
-        )
+            label, finding.operation, finding.plan, finding.cls, finding.raised,
+            authority_of(finding.cls, finding.operation, finding.plan).name,
+        )  # fmt: skip
         checker.cache_dir = self._cache_dir()
         node.stash[CHECKER] = checker
         return checker

@@ -26,6 +26,8 @@ from conformance.report.markdown import (
     TERMINAL_DETAILS,
     class_details,
     class_lines,
+    not_judged_line,
+    not_measured_line,
     not_supported_line,
 )
 from conformance.report.table import counted, failing_calls
@@ -72,17 +74,25 @@ def write_summary(state: Any, terminalreporter: Any, exitstatus: Any) -> None:
         terminalreporter.write_sep("=", f"plancheck conformance: {terminal_text(label, 200)}")
         mine = [c for c in classes if c["backend"] == label]
         known = len([c for c in mine if c["known"] is not None])
+        differences = len([c for c in mine if c["known"] is None and not c.get("judged", True)])
         # the table's cells are escaped before rich draws them (conformance.report.terminal_table):
         # its lines, coloured where pytest colours, are written as they are
         colour = bool(getattr(terminalreporter, "hasmarkup", False))
-        text = state.table.format_text(label, complete, known, colour=colour, classes=len(mine))
+        text = state.table.format_text(
+            label, complete, known, colour=colour, classes=len(mine), differences=differences
+        )
         for line in text.splitlines():
             terminalreporter.write_line(line)
         if state.not_supported.get(label):
             write(not_supported_line(state.not_supported[label]))
+        for line in not_measured_line(state.not_measured_entries(label)):
+            write(line)
+        if state.not_judged.get(label):
+            write(not_judged_line(state.not_judged[label]))
         for line in class_lines(mine):
             write(line)
-        new = [c for c in mine if c["known"] is None]
+        new = [c for c in mine if c["known"] is None and c.get("judged", True)]
+        new += [c for c in mine if c["known"] is None and not c.get("judged", True)]
         for entry in new[:TERMINAL_DETAILS]:
             for line in class_details(entry).splitlines():
                 write(line)

@@ -47,6 +47,7 @@ from conformance.report.html_charts import (
     _t,
     _ulp_section,
 )
+from conformance.report.markdown import authority_line, authority_text, not_judged_line
 
 __all__ = ["FAIL_COLOUR", "render_html", "verdict_of", "write_html"]
 
@@ -60,6 +61,8 @@ _FORMAT = "plancheck-report/1"
 _STATUS_CLASS = {
     "conforms": "ok",
     "xfail": "known",
+    "differs": "known",
+    "not measured": "oracle",
     "FAIL": "fail",
     "TIMEOUT": "fail",
     "CRASH": "fail",
@@ -131,6 +134,8 @@ def verdict_of(document: Mapping[str, Any]) -> tuple[str, str]:
     * known classes alone make ``conforms except N known deviation classes``.
     """
     classes = [c for c in _sequence(document.get("deviation_classes")) if isinstance(c, Mapping)]
+    # a class of an authority the run does not judge (--judge) fails nothing: not counted
+    classes = [c for c in classes if c.get("judged", True) or c.get("known") is not None]
     new = sum(1 for c in classes if c.get("known") is None)
     known = len(classes) - new
     result = str(document.get("result", ""))
@@ -277,13 +282,46 @@ def _not_supported(counts: Mapping[str, Any]) -> list[str]:
     return [f'<p class="not-supported">not supported (not judged): {", ".join(parts)}</p>']
 
 
+def _not_measured(entries: Sequence[Any]) -> list[str]:
+    """The calls the adapter could not map onto its library: never its classes."""
+    rows = [e for e in entries if isinstance(e, Mapping)]
+    if not rows:
+        return []
+    lines = ['<p class="not-supported">not measured (the adapter cannot map these calls; '
+             "not the library's classes):</p>", "<ul>"]  # fmt: skip
+    lines += [
+        f"<li><code>{_t(e.get('operation'))}</code> ({_plural(e.get('count'), 'call')}): "
+        f"{_t(e.get('message'))}</li>"
+        for e in rows
+    ]
+    return [*lines, "</ul>"]
+
+
+def _not_judged(counts: Mapping[str, Any]) -> list[str]:
+    if not counts:
+        return []
+    return [f'<p class="not-supported">{_t(not_judged_line(counts))}</p>']
+
+
+def _authority_cell(c: Mapping[str, Any]) -> str:
+    clause = _mapping(c.get("clause"))
+    text = _t(clause.get("label") or c.get("authority") or "")
+    if c.get("composed"):
+        text += " <em>(the adapter's composition)</em>"
+    if c.get("judged") is False and c.get("known") is None:
+        text += " <em>(not judged)</em>"
+    return text
+
+
 def _class_lines(classes: Sequence[tuple[int, Mapping[str, Any]]]) -> list[str]:
     new = sum(1 for _, c in classes if c.get("known") is None)
+    by_authority = _t(authority_line([c for _, c in classes]))
     lines = [
         f"<h3>Deviation classes: {len(classes)} ({new} new, {len(classes) - new} known)</h3>",
+        f"<p>{by_authority}</p>",
         '<div class="scroll"><table class="classes">',
-        "<tr><th>class</th><th>kind</th><th>calls</th><th>plans</th><th>max ULP</th>"
-        "<th>known</th></tr>",
+        "<tr><th>class</th><th>kind</th><th>authority</th><th>calls</th><th>plans</th>"
+        "<th>max ULP</th><th>known</th></tr>",
     ]
     for index, c in classes:
         plans = len(_sequence(c.get("plans"))) or 1
@@ -291,6 +329,7 @@ def _class_lines(classes: Sequence[tuple[int, Mapping[str, Any]]]) -> list[str]:
         lines.append(
             f'<tr><td><a href="#class-{index}"><code>{_t(c.get("operation"))}@'
             f"{_t(c.get('class'))}</code></a></td><td>{_t(c.get('kind'))}</td>"
+            f"<td>{_authority_cell(c)}</td>"
             f'<td class="num">{_count(c.get("count"))}</td><td class="num">{plans}</td>'
             f'<td class="num">{_count(c.get("max_ulp"))}</td>'
             f"<td>{'' if known is None else _t(known)}</td></tr>"
@@ -420,6 +459,9 @@ def _class_block(index: int, entry: Mapping[str, Any]) -> list[str]:
     if known is not None:
         lines.append(f"<p>known deviation: {_t(known)}</p>")
     lines.append(f"<p>rule: {_t(entry.get('rule', ''))}</p>")
+    for text in authority_text(entry):
+        name, _, rest = text.strip().partition(":")
+        lines.append(f"<p>{_t(name)}: {_t(rest.strip())}</p>")
     if len(plans) > 1:
         lines.append(f"<details><summary>{len(plans)} plans</summary><ul>")
         lines += [f"<li><code>{_t(p)}</code></li>" for p in plans]
@@ -471,6 +513,8 @@ def _backend_section(document: Mapping[str, Any], backend: str, number: int) -> 
     totals = _mapping(_mapping(document.get("totals")).get(backend))
     lines += _operation_table(rows, totals, classes)
     lines += _not_supported(_mapping(_mapping(document.get("not_supported")).get(backend)))
+    lines += _not_measured(_sequence(_mapping(document.get("not_measured")).get(backend)))
+    lines += _not_judged(_mapping(_mapping(document.get("not_judged")).get(backend)))
     if classes:
         lines += _class_lines(classes)
         for index, entry in classes:

@@ -12,9 +12,10 @@ headings, rows or links; control characters are made visible.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from conformance.findings.authority import AUTHORITIES
 from conformance.findings.failure import FailureReport
 from conformance.model.sanitize import markdown_text, terminal_text
 
@@ -23,10 +24,15 @@ if TYPE_CHECKING:
 
 __all__ = [
     "TERMINAL_DETAILS",
+    "authority_counts",
+    "authority_line",
+    "authority_text",
     "class_details",
     "class_lines",
     "classes_table_markdown",
     "markdown_report",
+    "not_judged_line",
+    "not_measured_line",
     "not_supported_line",
 ]
 
@@ -46,12 +52,73 @@ def not_supported_line(counts: Mapping[str, int]) -> str:
     return "not supported (not judged): " + ", ".join(parts)
 
 
+def not_measured_line(entries: Iterable[Mapping[str, Any]]) -> list[str]:
+    """The calls an adapter could not map onto its library (``backends.errors.NotMeasured``):
+    one line per operation and message, never a class of the library."""
+    entries = list(entries)
+    if not entries:
+        return []
+    total = sum(int(e["count"]) for e in entries)
+    lines = [f"not measured (the adapter cannot map these calls; not the library's classes): "
+             f"{total} call{'s' if total != 1 else ''}"]  # fmt: skip
+    for e in entries:
+        calls = f"{e['count']} call{'s' if e['count'] != 1 else ''}"
+        lines.append(f"  {e['operation']} ({calls}): {e['message']}")
+    return lines
+
+
+def not_judged_line(counts: Mapping[str, int]) -> str:
+    """``not judged (no source states the rule): a bool axis must raise ... (13 calls)``."""
+    parts = [f"{why} ({n} call{'s' if n != 1 else ''})" for why, n in sorted(counts.items())]
+    return "not judged (no source states the rule): " + "; ".join(parts)
+
+
+def authority_counts(classes: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """The classes per authority (``specification``, ``reference``, ``convention``),
+    leaving out those of an adapter's composition (not the library's)."""
+    counts = dict.fromkeys(AUTHORITIES, 0)
+    for c in classes:
+        if not c.get("composed") and c.get("authority") in counts:
+            counts[c["authority"]] += 1
+    return counts
+
+
+def authority_line(classes: Sequence[Mapping[str, Any]]) -> str:
+    """``by authority: 2 specification, 5 reference, 3 convention`` (and the classes of
+    an adapter's composition, not counted, and those not judged)."""
+    counts = authority_counts(classes)
+    line = "by authority: " + ", ".join(f"{n} {name}" for name, n in counts.items())
+    composed = sum(1 for c in classes if c.get("composed"))
+    if composed:
+        line += f"; {composed} of the adapter's composition (not counted)"
+    unjudged = sum(1 for c in classes if c.get("judged") is False and c.get("known") is None)
+    if unjudged:
+        line += f"; {unjudged} not judged (differences that do not fail)"
+    return line
+
+
+def _tags(c: Mapping[str, Any]) -> str:
+    clause = c.get("clause") or {}
+    tags = f"  [{clause.get('label') or c.get('authority') or 'no authority'}]"
+    if c.get("composed"):
+        tags += f"  [the adapter's composition: {c['composed']}]"
+    if c.get("judged") is False and c.get("known") is None:
+        tags += "  [not judged]"
+    if c.get("known") is not None:
+        tags += f"  [known: {c['known']}]"
+    return tags
+
+
 def class_lines(classes: Sequence[Mapping[str, Any]]) -> list[str]:
-    """One line per deviation class (the ``deviation_classes`` entries of a report)."""
+    """One line per deviation class (the ``deviation_classes`` entries of a report), with
+    its authority, after a head line counting them (new, known, per authority)."""
     if not classes:
         return []
     new = sum(1 for c in classes if c.get("known") is None)
-    lines = [f"deviation classes: {len(classes)} ({new} new, {len(classes) - new} known)"]
+    lines = [
+        f"deviation classes: {len(classes)} ({new} new, {len(classes) - new} known); "
+        + authority_line(classes)
+    ]
     width = min(max(len(f"{c['operation']}@{c['class']}") for c in classes), 60)
     for c in classes:
         name = f"{c['operation']}@{c['class']}".ljust(width)
@@ -60,8 +127,34 @@ def class_lines(classes: Sequence[Mapping[str, Any]]) -> list[str]:
         where = f" in {plans} plans" if plans > 1 else ""
         ulp = c.get("max_ulp")
         extra = f", max {ulp} ULP" if ulp else ""
-        known = f"  [known: {c['known']}]" if c.get("known") is not None else ""
-        lines.append(f"  {name}  {c['kind']}, {calls}{where}{extra}{known}")
+        lines.append(f"  {name}  {c['kind']}, {calls}{where}{extra}{_tags(c)}")
+    return lines
+
+
+def authority_text(entry: Mapping[str, Any]) -> list[str]:
+    """The lines of a class's authority: the rule quoted with where it stands, what a
+    reference rule rests on, why a convention was chosen."""
+    clause = entry.get("clause") or {}
+    if not clause:
+        return []
+    lines = [
+        f"  authority:  {clause.get('label') or clause.get('authority')}: "
+        f'"{clause.get("text")}" ({clause.get("document")}, {clause.get("section")})'
+    ]
+    if clause.get("why"):
+        lines.append(f"  why chosen: {clause['why']}")
+    if entry.get("composed"):
+        lines.append(f"  composed:   the adapter composes {entry['operation']} as "
+                     f"{entry['composed']}: not counted as the library's")  # fmt: skip
+    if entry.get("judged") is False:
+        lines.append("  judged:     no (--judge): a difference that does not fail the run")
+    worst = entry.get("worst")
+    if worst:
+        real = worst.get("real_error")
+        real_text = f", real error {real} ulps" if real is not None else ""
+        inputs = f" from ({worst['inputs']})" if worst.get("inputs") else ""
+        lines.append(f"  worst:      {worst.get('ulp')} ULP{real_text} at {tuple(worst['index'])}"
+                     f"{inputs}: expected {worst['expected']}, got {worst['actual']}")  # fmt: skip
     return lines
 
 
@@ -71,8 +164,8 @@ def classes_table_markdown(classes: Sequence[Mapping[str, Any]]) -> str:
     element of the class itself, ``class_mismatches``, else the first mismatch) and
     the class's largest ULP distance seen."""
     rows = [
-        "| class | kind | calls | plans | example: expected -> actual | max ULP |",
-        "| --- | --- | ---: | ---: | --- | ---: |",
+        "| class | kind | authority | calls | plans | example: expected -> actual | max ULP |",
+        "| --- | --- | --- | ---: | ---: | --- | ---: |",
     ]
     for c in classes:
         example = c.get("example") or {}
@@ -92,10 +185,18 @@ def classes_table_markdown(classes: Sequence[Mapping[str, Any]]) -> str:
         ulp = c.get("max_ulp")
         rows.append(
             f"| {_code_span(_class_name(c)).replace('|', chr(92) + '|')} | "
-            f"{markdown_text(c['kind'])} | {c['count']} | "
+            f"{markdown_text(c['kind'])} | {markdown_text(_authority_cell(c))} | {c['count']} | "
             f"{len(c.get('plans') or [c.get('plan')])} | {shown} | {'' if ulp is None else ulp} |"
         )
     return "\n".join(rows)
+
+
+def _authority_cell(c: Mapping[str, Any]) -> str:
+    clause = c.get("clause") or {}
+    text = str(clause.get("label") or c.get("authority") or "")
+    if c.get("composed"):
+        text += " (the adapter's composition)"
+    return text
 
 
 def class_details(entry: Mapping[str, Any]) -> str:
@@ -105,7 +206,7 @@ def class_details(entry: Mapping[str, Any]) -> str:
         f"--- {entry['operation']}@{entry['class']} ({entry['kind']}, {entry['count']} "
         f"call{'s' if entry['count'] != 1 else ''}; paste as `{entry['selector']}: reason`)"
     )
-    lines = [head]
+    lines = [head, *authority_text(entry)]
     if len(plans) > 1:
         lines.append(f"  plans ({len(plans)}): " + "; ".join(str(p) for p in plans))
 
@@ -159,6 +260,12 @@ def markdown_report(document: Mapping[str, Any], table: ConformanceTable) -> str
         lines += [f"## Backend {_code_span(backend)}", "", table.to_markdown(backend), ""]
         if skipped.get(backend):
             lines += [not_supported_line(skipped[backend]), ""]
+        unmeasured = not_measured_line((document.get("not_measured") or {}).get(backend) or [])
+        if unmeasured:
+            lines += [markdown_text(unmeasured[0]), "", *_code_block("\n".join(unmeasured[1:])), ""]
+        unsourced = (document.get("not_judged") or {}).get(backend)
+        if unsourced:
+            lines += [markdown_text(not_judged_line(unsourced)), ""]
         mine = [c for c in classes if c.get("backend") == backend]
         if mine:
             head, *rows = class_lines(mine)

@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from conformance.findings.authority import AUTHORITIES, reported_class
 from conformance.report.spec_clauses import clause_for
 from oracle.planner import resolvable_plans
 
@@ -104,6 +105,8 @@ class LibraryTable:
     cells: Mapping[str, str | tuple[str, ...]]
     class_count: int
     has_reproductions: bool
+    #: the library's classes per authority (the adapter's compositions left out)
+    authority_counts: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def conforming(self) -> int:
@@ -168,10 +171,15 @@ class Survey:
                     operation,
                     tuple(b for b, c in measured.items() if c == CONFORMS),
                     deviating,
-                    {cls: clause_for(cls, operation).cite() for cls in classes},
+                    {cls: _cited(clause_for(cls, operation)) for cls in classes},
                 )
             )
         return found
+
+
+def _cited(clause: Any) -> str:
+    """``specification: "<text>" (<document>, <section>)``: the rule with its authority."""
+    return f"{clause.label}: {clause.cite()}"
 
 
 def policy_operations() -> tuple[str, ...]:
@@ -193,11 +201,36 @@ def _read_report(path: Path, backend: str) -> Mapping[str, Any]:
     return document
 
 
+def _library_classes(document: Mapping[str, Any], backend: str) -> list[dict[str, str]]:
+    """The deviation classes of *backend* that are the library's, as (``operation``,
+    ``class``, ``authority``): one class per cause (a report of an earlier plancheck is
+    folded as the judge folds, :func:`~conformance.findings.authority.reported_class`),
+    without those of the adapter's composition (``composed``)."""
+    found: dict[tuple[str, str], str] = {}
+    for entry in document.get("deviation_classes") or ():
+        if entry.get("backend", backend) != backend or entry.get("composed"):
+            continue
+        operation = str(entry["operation"])
+        plan = entry.get("plan") or (entry.get("plans") or [None])[0]
+        cls = reported_class(str(entry["class"]), operation, plan)
+        authority = entry.get("authority") if cls == entry["class"] else None
+        found.setdefault((operation, cls), authority or clause_for(cls, operation, plan).name)
+    return [{"operation": o, "class": c, "authority": a} for (o, c), a in found.items()]
+
+
+def authority_counts_of(document: Mapping[str, Any], backend: str) -> dict[str, int]:
+    """The library's classes per authority (``specification``, ``reference``,
+    ``convention``)."""
+    counts = dict.fromkeys(AUTHORITIES, 0)
+    for entry in _library_classes(document, backend):
+        counts[entry["authority"]] = counts.get(entry["authority"], 0) + 1
+    return counts
+
+
 def _cells(document: Mapping[str, Any], backend: str, operations: Sequence[str]) -> dict[str, Any]:
     classes: dict[str, set[str]] = {}
-    for entry in document.get("deviation_classes") or ():
-        if entry.get("backend", backend) == backend:
-            classes.setdefault(str(entry["operation"]), set()).add(str(entry["class"]))
+    for entry in _library_classes(document, backend):
+        classes.setdefault(str(entry["operation"]), set()).add(str(entry["class"]))
     rows = (document.get("table") or {}).get(backend) or {}
     cells: dict[str, Any] = {}
     for operation in operations:
@@ -291,7 +324,8 @@ def _library_table(
         profile=str(document.get("profile", "?")),
         plancheck_version=str(document.get("plancheck_version") or "not recorded"),
         cells=_cells(document, backend, operations),
-        class_count=len(document.get("deviation_classes") or ()),
+        class_count=len(_library_classes(document, backend)),
+        authority_counts=authority_counts_of(document, backend),
         has_reproductions=(directory / f"{backend}_repro.py").is_file(),
     )
 
@@ -364,8 +398,9 @@ def render_markdown(survey: Survey) -> str:
         "## Libraries",
         "",
         "| backend | library | machine | measured | plancheck | operations conforming "
-        "on every plan | deviation classes | reproduced | table |",
-        "|---|---|---|---|---|---:|---:|---|---|",
+        "on every plan | deviation classes | by authority (specification / reference / "
+        "convention) | reproduced | table |",
+        "|---|---|---|---|---|---:|---:|---|---|---|",
     ]
     for t in survey.libraries:
         repro = f"[{t.backend}_repro.py](./backends/{t.backend}_repro.py)" if (
@@ -373,6 +408,7 @@ def render_markdown(survey: Survey) -> str:
         lines.append(
             f"| `{t.backend}` | {_md(t.library)} | {_md(t.machine)} | {t.date} (`{t.profile}`) "
             f"| {_md(t.plancheck_version)} | {t.conforming} of {total} | {t.class_count} | "
+            f"{' / '.join(str(t.authority_counts.get(a, 0)) for a in AUTHORITIES)} | "
             f"{repro} | [{t.backend}.md](./backends/{t.backend}.md) |"
         )
     lines += ["", "## Headline deviations", ""]
@@ -419,9 +455,11 @@ def _disagreement_lines(survey: Survey) -> list[str]:
         "",
         f"{len(found)} of {len(survey.operations)} operations have outcomes that differ "
         "between libraries.  A library that conforms is the one the specification "
-        "supports; each class of the others is decided by the quoted clause (from the "
-        "policy, `operation-dtype-policy.txt`, or the reference value semantics it "
-        "leaves the values to, `reference-semantics.md`).",
+        "supports; each class of the others is decided by the quoted rule, named with its "
+        "authority: a SHALL of the policy (`operation-dtype-policy.txt`), a value rule of "
+        "the reference semantics it leaves the values to (`reference-semantics.md`), or a "
+        "convention of plancheck's where both are silent (`docs/semantics/conventions.md`: "
+        "a difference from plancheck's choice, not from the specification).",
     ]
     for d in found:
         lines += ["", f"### {d.operation}", "", d.verdict() + "."]

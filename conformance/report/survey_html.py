@@ -15,6 +15,7 @@ grey where the report has no row; hovering a cell names the classes.
 
 from __future__ import annotations
 
+from conformance.findings.authority import AUTHORITIES
 from conformance.report.html import _CSS, FAIL_COLOUR
 from conformance.report.html_charts import _plural, _t
 from conformance.report.survey import (
@@ -95,14 +96,17 @@ def _libraries(survey: Survey) -> list[str]:
         "<h2>Libraries</h2>",
         '<div class="scroll"><table><tr><th>backend</th><th>library</th><th>machine</th>'
         "<th>measured</th><th>plancheck</th><th>conforming operations</th>"
-        "<th>deviation classes</th><th>reproduced</th><th>headline deviations</th></tr>",
+        "<th>deviation classes</th><th>by authority (specification / reference / convention)"
+        "</th><th>reproduced</th><th>headline deviations</th></tr>",
     ]
     for t in survey.libraries:
+        counts = " / ".join(str(t.authority_counts.get(a, 0)) for a in AUTHORITIES)
         lines.append(
             f"<tr><td><code>{_t(t.backend)}</code></td><td>{_t(t.library)}</td>"
             f"<td>{_t(t.machine)}</td><td>{_t(t.date)} ({_t(t.profile)})</td>"
             f"<td>{_t(t.plancheck_version)}</td>"
             f'<td class="num">{t.conforming} of {total}</td><td class="num">{t.class_count}</td>'
+            f'<td class="num">{_t(counts)}</td>'
             f"<td>{'yes' if t.has_reproductions else 'no'}</td><td>{_t(t.headline)}</td></tr>"
         )
     lines.append("</table></div>")

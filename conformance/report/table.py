@@ -18,7 +18,8 @@ __all__ = ["ConformanceTable", "counted", "failing_calls"]
 
 
 _COUNTERS = ("examples", "passed", "failed", "corpus_cases", "corpus_failed")
-_EVENTS = ("failed_items", "xfailed_items", "timeouts", "crashes", "oracle_errors", "errors")
+_EVENTS = ("failed_items", "xfailed_items", "differing_items", "timeouts", "crashes",
+           "oracle_errors", "errors")  # fmt: skip
 
 
 @dataclass
@@ -33,6 +34,10 @@ class _Row:
     max_ulp: int = 0
     failed_items: int = 0
     xfailed_items: int = 0
+    #: items whose only classes rest on authorities the run does not judge (``--judge``)
+    differing_items: int = 0
+    #: calls the adapter could not map onto its library (backends.errors.NotMeasured)
+    not_measured: int = 0
     timeouts: int = 0
     crashes: int = 0
     oracle_errors: int = 0
@@ -50,6 +55,10 @@ class _Row:
             return "FAIL"
         if self.xfailed_items:
             return "xfail"
+        if self.differing_items:
+            return "differs"
+        if self.not_measured and not (self.examples or self.corpus_cases):
+            return "not measured"
         return "conforms"
 
     def as_dict(self) -> dict[str, Any]:
@@ -74,6 +83,11 @@ def failing_calls(examples: int, corpus: int) -> str:
     if corpus:
         parts += f", {counted(corpus, 'corpus case')}"
     return f"{counted(total, 'failing call')} ({parts})"
+
+
+#: the row statuses of an operation that fails nothing (``differs``: only differences from
+#: authorities the run does not judge; ``not measured``: the adapter could map no call)
+_CONFORMING = ("conforms", "xfail", "differs", "not measured")
 
 
 def _conforms(known: int) -> str:
@@ -103,6 +117,7 @@ class ConformanceTable:
         for name in _COUNTERS:
             setattr(row, name, getattr(row, name) + int(record.get(name, 0)))
         row.max_ulp = max(row.max_ulp, int(record.get("max_ulp") or 0))
+        row.not_measured += sum(int(n) for n in (record.get("not_measured") or {}).values())
         status = record.get("status", "")
         if outcome == "crashed" or (status == "crash" and outcome != "xfailed"):
             row.crashes += 1
@@ -110,6 +125,8 @@ class ConformanceTable:
             row.timeouts += 1
         elif status == "oracle-error":
             row.oracle_errors += 1
+        elif status == "differs" and outcome == "passed":
+            row.differing_items += 1
         elif outcome == "xfailed":
             row.xfailed_items += 1
         elif outcome == "failed":
@@ -124,9 +141,7 @@ class ConformanceTable:
         return sorted(self._rows.get(backend, {}).items())
 
     def conforms(self) -> bool:
-        return all(
-            row.status in ("conforms", "xfail") for b in self._rows for _, row in self.rows(b)
-        )
+        return all(row.status in _CONFORMING for b in self._rows for _, row in self.rows(b))
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -146,7 +161,7 @@ class ConformanceTable:
             "failed_items": sum(r.failed_items for r in rows),
             "max_ulp": max((r.max_ulp for r in rows), default=0),
             "not_conforming": [op for op, r in self.rows(backend) if r.status not in
-                               ("conforms", "xfail")],
+                               _CONFORMING],
         }  # fmt: skip
 
     _HEADER = ("operation", "plans", "examples", "pass", "fail", "corpus", "max ULP", "result")
@@ -169,6 +184,7 @@ class ConformanceTable:
         known: int = 0,
         colour: bool = False,
         classes: int | None = None,
+        differences: int = 0,
     ) -> str:
         """The per-operation table of *backend* as fixed-width text (drawn by rich,
         :mod:`conformance.report.terminal_table`), then one verdict line.
@@ -186,13 +202,15 @@ class ConformanceTable:
             self._HEADER, self._cells(backend), right=range(1, len(self._HEADER) - 1),
             styles=ALARMING_STYLES, colour=colour,
         )  # fmt: skip
-        return f"{table}\n{self.verdict_line(backend, complete, known, classes)}"
+        return f"{table}\n{self.verdict_line(backend, complete, known, classes, differences)}"
 
     def verdict_line(
-        self, backend: str, complete: bool = True, known: int = 0, classes: int | None = None
-    ) -> str:
+        self, backend: str, complete: bool = True, known: int = 0, classes: int | None = None,
+        differences: int = 0,
+    ) -> str:  # fmt: skip
         """The verdict under the table: what was checked, the failing calls (examples
-        plus corpus cases) and classes, and the verdict itself."""
+        plus corpus cases) and classes, and the verdict itself; *differences*: the
+        classes of authorities the run does not judge (they never fail it)."""
         total = self.totals(backend)
         checked = (
             f"{counted(total['operations'], 'operation')}, {counted(total['plans'], 'plan')}: "
@@ -211,6 +229,14 @@ class ConformanceTable:
         else:
             verdict = f"NOT CONFORMING: {', '.join(total['not_conforming'])}" + (
                 "" if complete else " (INCOMPLETE: interrupted)"
+            )
+        unmeasured = [op for op, row in self.rows(backend) if row.status == "not measured"]
+        if unmeasured:
+            verdict += f"; not measured: {', '.join(unmeasured)}"
+        if differences:
+            verdict += (
+                f" ({counted(differences, 'difference')} from authorities not judged, "
+                "reported only)"
             )
         return f"{checked}; {verdict}"
 
