@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from conformance.model.sanitize import terminal_text
 from conformance.model.versions import backend_version, plancheck_version
@@ -32,13 +32,16 @@ from conformance.report.markdown import (
 )
 from conformance.report.table import counted, failing_calls
 
+if TYPE_CHECKING:
+    from conformance.pytest_plugin.reporting import Reporting
+
 __all__ = ["header_lines", "write_summary"]
 
 #: a terminal line longer than this is cut (with a visible marker)
 _LINE_LIMIT = 20_000
 
 
-def header_lines(state: Any) -> list[str]:
+def header_lines(state: Reporting) -> list[str]:
     """What the run is: plancheck's version, each backend with the version it runs,
     the profile, the seed (enough to repeat the run) and the number of plans."""
     operations = len({p.operation for p in state.plans})
@@ -58,7 +61,7 @@ def header_lines(state: Any) -> list[str]:
     return lines
 
 
-def write_summary(state: Any, terminalreporter: Any, exitstatus: Any) -> None:
+def write_summary(state: Reporting, terminalreporter: Any, exitstatus: Any) -> None:
     """The plancheck part of pytest's terminal summary for the plugin state *state*."""
     if state.is_worker or not state.labels:
         return
@@ -139,14 +142,14 @@ def write_summary(state: Any, terminalreporter: Any, exitstatus: Any) -> None:
             f"({examples / max(elapsed, 1e-9):.0f} examples/s), profile {state.profile.name}"
         )
     if any(t["failed"] or t["corpus_failed"] for t in totals) or classes or failed_items:
-        known = f", {xfailed_items} xfailed" if xfailed_items else ""
+        xfailed_text = f", {xfailed_items} xfailed" if xfailed_items else ""
         calls = failing_calls(
             sum(t["failed"] for t in totals), sum(t["corpus_failed"] for t in totals)
         )
         write(
             f"plancheck failures: {calls}"
             f" in {counted(len(classes), 'deviation class', 'deviation classes')} "
-            f"(pytest: {counted(failed_items, 'failed item')}{known})"
+            f"(pytest: {counted(failed_items, 'failed item')}{xfailed_text})"
         )
     for error in state.errors[:3]:  # plancheck's own failures (pytest runs with --tb=no)
         write(f"plancheck INTERNAL ERROR (please report it): {error}")
@@ -185,6 +188,6 @@ def _quiet_interrupt_banner(terminalreporter: Any) -> None:
     nothing the summary above does not.  The banner stays, as a plain statement."""
     memo = getattr(terminalreporter, "_keyboardinterrupt_memo", None)
     crash = getattr(memo, "reprcrash", None)
-    if crash is not None and dataclasses.is_dataclass(crash):
+    if memo is not None and dataclasses.is_dataclass(crash) and not isinstance(crash, type):
         # without "KeyboardInterrupt" in the message pytest prints the banner only
         memo.reprcrash = dataclasses.replace(crash, message="interrupted (Ctrl-C or SIGTERM)")
