@@ -218,7 +218,9 @@ def accumulation_order_classes(facts: PlanFacts) -> set[Boundary]:
       enough for -- blocks of b need b + 2 terms, and a scatter_add target holds
       its base and at most ``max(SCATTER_UPDATE_COUNTS)`` updates;
     * a FLOATING sum with a Float64 accumulator: the three accumulator faults, and
-      for a reduction their OFF_LAST_AXIS twins (a matmul has no "other axis").
+      for a reduction their OFF_LAST_AXIS twins (a matmul has no "other axis");
+    * an EXACT_INTEGER sum (Int32 reduce_sum, Int32 matmul over K): every
+      INT32_PARTIAL_ORDER class (a row of LENGTHS is long enough for each).
     """
     plan = facts.plan
     accumulation = plan.accumulation
@@ -234,4 +236,6 @@ def accumulation_order_classes(facts: PlanFacts) -> set[Boundary]:
         if facts.family is not Family.REDUCE:
             accumulator = {c for c in accumulator if not c.name.endswith("_OFF_LAST_AXIS")}
         out |= accumulator
+    if accumulation is Accumulation.EXACT_INTEGER:
+        out |= {c for c in Boundary if c.group is Group.INT32_PARTIAL_ORDER}
     return out

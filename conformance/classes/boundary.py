@@ -112,6 +112,7 @@ class Group(enum.Enum):
     LANES = "long rows: lanes, tails and cut-offs"
     ACCUMULATION_ORDER = "other orders of a sequential accumulation"
     ACCUMULATOR = "a Float64 accumulator not honoured"
+    INT32_PARTIAL_ORDER = "Int32 partial sums of a parallel order leave the range"
 
 
 #: the axis lengths around the power-of-two thresholds kernels switch at (SIMD
@@ -469,6 +470,30 @@ class Boundary(enum.Enum):
         Group.ACCUMULATOR,
         "ACCUMULATOR_NARROWED_INTERMEDIATE in a reduction that leaves the last axis",
     )
+    # -- Int32 partial-sum classes (docs/shape-classes.md): an EXACT_INTEGER group whose
+    # exact total fits while a partial sum of another order leaves Int32
+    INT32_PARTIAL_PAIRWISE = (
+        Group.INT32_PARTIAL_ORDER,
+        "an Int32 group of 4 or more terms whose total fits while a node of the pairwise "
+        "tree leaves Int32",
+    )
+    INT32_PARTIAL_TWO_HALVES = (
+        Group.INT32_PARTIAL_ORDER,
+        "an Int32 group of 3 or more terms whose total fits while a running sum of one of "
+        "its two halves leaves Int32",
+    )
+    for _n in ORDER_BLOCKS:
+        locals()[f"INT32_PARTIAL_BLOCKS_{_n}"] = (
+            Group.INT32_PARTIAL_ORDER,
+            f"an Int32 group of {_n + 2} or more terms whose total fits while a running sum "
+            f"within a block of {_n} (or of the block totals) leaves Int32",
+        )
+    for _n in ORDER_LANES:
+        locals()[f"INT32_PARTIAL_LANES_{_n}"] = (
+            Group.INT32_PARTIAL_ORDER,
+            f"an Int32 group of more than {_n} terms whose total fits while a running sum of "
+            f"one of {_n} lanes (or of the lane totals) leaves Int32",
+        )
 
     @property
     def group(self) -> Group:
@@ -489,8 +514,11 @@ SHAPE_GROUPS: frozenset[Group] = frozenset(
     {Group.SHAPE, Group.LENGTH, Group.RANK, Group.AXIS, Group.LAYOUT, Group.LANES}
 )
 #: the groups whose classes are *order classes* (counted apart in coverage reports):
-#: other orders of a sequential accumulation, and a Float64 accumulator not honoured
-ORDER_CLASS_GROUPS: frozenset[Group] = frozenset({Group.ACCUMULATION_ORDER, Group.ACCUMULATOR})
+#: other orders of a sequential accumulation, a Float64 accumulator not honoured,
+#: Int32 partial sums of a parallel order
+ORDER_CLASS_GROUPS: frozenset[Group] = frozenset(
+    {Group.ACCUMULATION_ORDER, Group.ACCUMULATOR, Group.INT32_PARTIAL_ORDER}
+)
 
 
 def length_class(n: int) -> Boundary:

@@ -41,6 +41,7 @@ from conformance.generate.families.shapes import (
     add_rank,
     add_several_axes,
 )
+from conformance.generate.int32_partials import witness as int32_partial_witness
 from conformance.generate.order_values import (
     cancelling_terms,
     distinct_row,
@@ -425,12 +426,16 @@ def _extremum_call(plan: OperationPlan, facts: PlanFacts, row: list[float], note
     return _make(plan, [_tensor_of(F32, row)], parameters, note=note)
 
 
-def _order_witness(plan: OperationPlan, n: int) -> tuple[float, ...] | None:
+def _order_witness(plan: OperationPlan, n: int) -> tuple[Any, ...] | None:
     """For a sequential accumulation, *n* terms whose sequential result differs
     from every other plausible order (:mod:`conformance.generate.order_values`);
     for a FLOATING sum with a Float64 accumulator, *n* terms on which every way of
     not honouring it is rejected (:mod:`conformance.generate.accumulator_witnesses`;
-    None below 3 terms)."""
+    None below 3 terms); for an EXACT_INTEGER sum, *n* Int32 terms whose total fits
+    while a partial sum of every parallel order leaves Int32
+    (:mod:`conformance.generate.int32_partials`; None below 4 terms)."""
+    if plan.accumulation is Accumulation.EXACT_INTEGER:
+        return int32_partial_witness(n)
     if plan.accumulation is Accumulation.SEQUENTIAL_BINARY32:
         return sum_witness(n)
     if plan.accumulation is Accumulation.SEQUENTIAL_BINARY32_PRODUCT:
@@ -478,7 +483,13 @@ def shape_examples(plan: OperationPlan, facts: PlanFacts) -> list[Call]:
         parameters: dict[str, Any] = {"axis": 0}
         if family is Family.REDUCE:
             parameters["keepdims"] = False
-        kind = "a Float64-accumulator" if plan.accumulator_dtype is DType.Float64 else "an order"
+        kind = (
+            "a Float64-accumulator"
+            if plan.accumulator_dtype is DType.Float64
+            else "an Int32 partial-sum"
+            if plan.accumulation is Accumulation.EXACT_INTEGER
+            else "an order"
+        )
         out.append(_make(plan, [x], parameters, note=f"{kind} witness of {n} terms"))
         if plan.accumulator_dtype is DType.Float64:
             note = f"{kind} witness of {n} terms off the last axis"

@@ -1,0 +1,216 @@
+"""Faults on three kernel paths: Int32 partial sums, extrema off the last axis, and
+weak exponents binary32 cannot hold (issue 30).
+
+* **Int32 partial sums.**  An EXACT_INTEGER accumulation checks only the final
+  narrowing to Int32.  A parallel kernel keeps each part's running sum -- a half
+  on a thread, a SIMD lane, a block, a node of a pairwise tree, a K-block of a
+  gemm -- in Int32 and range-checks every add (OverflowError although the exact
+  total fits), or adds with saturation (NEON ``vqaddq_s32``: a wrong total).
+  Dormant below a length; the Int32 partial-sum witnesses
+  (:mod:`conformance.generate.int32_partials`) reach them.
+
+Every fault is dormant below its threshold, so only the classes of
+docs/shape-classes.md reach it.  :data:`FAULTS` is the table (name, operation,
+fault, kernel), in the order of ``docs/mutants.md``; the catalogue
+(:mod:`conformance.mutants.catalogue`) collects it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from backends.cpu import KERNELS
+from backends.cpu import structured as cpu_structured
+from backends.cpu.convert import I64, materialise
+from backends.cpu.reductions import _layout
+from conformance.mutants.kernels import result_array
+from conformance.mutants.mutant import Kernel, Mutant, kernel_fault
+from oracle import Accumulation, OperationPlan
+from oracle.dtypes import INT32_MAX, INT32_MIN
+
+__all__ = ["FAULTS"]
+
+I32 = np.dtype(np.int32)
+
+# ---------------------------------------------------------------------------
+# Int32 partial sums
+# ---------------------------------------------------------------------------
+
+#: ``combine(terms) -> total`` over a 1-D int64 row (raises or saturates as it goes)
+Combine = Callable[[np.ndarray], int]
+
+
+def _checked(running: np.ndarray, operation: str) -> np.ndarray:
+    """*running* (int64 partial sums) after the range check a checked Int32 add makes."""
+    if running.size and (running.min() < INT32_MIN or running.max() > INT32_MAX):
+        raise OverflowError(f"{operation}: an Int32 partial sum leaves the range")
+    return running
+
+
+def _lanes_checked(lanes: int, operation: str) -> Combine:
+    """*lanes* running sums (element i in lane i % lanes), each add checked, the lane
+    totals then added in turn, checked."""
+
+    def combine(row: np.ndarray) -> int:
+        padded = np.zeros(-(-len(row) // lanes) * lanes, I64)
+        padded[: len(row)] = row
+        running = _checked(np.cumsum(padded.reshape(-1, lanes), axis=0), operation)
+        return int(_checked(np.cumsum(running[-1]), operation)[-1])
+
+    return combine
+
+
+def _blocks_checked(block: int, operation: str) -> Combine:
+    """Blocks of *block* terms, each block's running sum checked, the block totals
+    then added in turn, checked (a thread per block)."""
+
+    def combine(row: np.ndarray) -> int:
+        totals = [
+            int(_checked(np.cumsum(row[i : i + block]), operation)[-1])
+            for i in range(0, len(row), block)
+        ]
+        return int(_checked(np.cumsum(np.asarray(totals, I64)), operation)[-1])
+
+    return combine
+
+
+def _halves_checked(operation: str) -> Combine:
+    """Two halves on two threads, each running sum checked, then added, checked."""
+
+    def combine(row: np.ndarray) -> int:
+        half = len(row) // 2
+        first = int(_checked(np.cumsum(row[:half]), operation)[-1])
+        second = int(_checked(np.cumsum(row[half:]), operation)[-1])
+        return int(_checked(np.asarray([first + second], I64), operation)[0])
+
+    return combine
+
+
+def _pairwise_checked(operation: str) -> Combine:
+    """A pairwise tree, every node checked (an odd last element carried up)."""
+
+    def combine(row: np.ndarray) -> int:
+        work = row.astype(I64)
+        while len(work) > 1:
+            even = len(work) // 2 * 2
+            pairs = _checked(work[0:even:2] + work[1:even:2], operation)
+            work = np.concatenate((pairs, work[-1:])) if len(work) % 2 else pairs
+        return int(work[0]) if len(work) else 0
+
+    return combine
+
+
+def _lanes_saturating(lanes: int) -> Combine:
+    """*lanes* lanes whose adds saturate at the Int32 limits (NEON ``vqaddq_s32``),
+    the lane totals then added in turn, saturating."""
+
+    def combine(row: np.ndarray) -> int:
+        padded = np.zeros(-(-len(row) // lanes) * lanes, I64)
+        padded[: len(row)] = row
+        acc = np.zeros(lanes, I64)
+        for chunk in padded.reshape(-1, lanes):
+            acc = np.clip(acc + chunk, INT32_MIN, INT32_MAX)
+        total = 0
+        for lane in acc.tolist():
+            total = min(max(total + lane, INT32_MIN), INT32_MAX)
+        return total
+
+    return combine
+
+
+def _int32_reduce_sum(above: int, combine: Combine) -> Kernel:
+    """Int32 reduce_sum whose groups of more than *above* terms are summed by
+    *combine* (the final narrowing checked as the CPU kernel does)."""
+
+    def kernel(backend: Any, plan: OperationPlan, x: Any, axis: Any = None, keepdims: Any = False):
+        if plan.accumulation is not Accumulation.EXACT_INTEGER:
+            return KERNELS["reduce_sum"](backend, plan, x, axis, keepdims)
+        data, shape = _layout(plan.operation, np.asarray(materialise(plan, 0, x)), axis, keepdims)
+        if data.shape[1] <= above:
+            return KERNELS["reduce_sum"](backend, plan, x, axis, keepdims)
+        totals = np.asarray([combine(row) for row in data.astype(I64)], I64)
+        _checked(totals, plan.operation)
+        return result_array(backend, totals.reshape(shape), I32)
+
+    return kernel
+
+
+def _int32_matmul(above: int, combine: Combine) -> Kernel:
+    """Int32 matmul whose outputs of more than *above* terms (K) sum their exact
+    products by *combine*."""
+
+    def kernel(backend: Any, plan: OperationPlan, a: Any, b: Any) -> Any:
+        if plan.accumulation is not Accumulation.EXACT_INTEGER:
+            return KERNELS["matmul"](backend, plan, a, b)
+        x = np.asarray(materialise(plan, 0, a)).astype(I64)
+        y = np.asarray(materialise(plan, 1, b)).astype(I64)
+        m, k, n = cpu_structured._matmul_shapes(plan.operation, x, y)
+        if k <= above:
+            return KERNELS["matmul"](backend, plan, a, b)
+        totals = np.asarray(
+            [[combine(x[i] * y[:, j]) for j in range(n)] for i in range(m)], I64
+        ).reshape(m, n)
+        _checked(totals, plan.operation)
+        return result_array(backend, totals, I32)
+
+    return kernel
+
+
+# ---------------------------------------------------------------------------
+# The table
+# ---------------------------------------------------------------------------
+
+#: the kernel-path mutants, in catalogue order
+FAULTS: tuple[Mutant, ...] = (
+    # Int32 partial sums
+    kernel_fault(
+        "reduce_sum_int32_16_lanes_checked",
+        "reduce_sum",
+        "Int32 groups longer than 16 summed in 16 lanes, every lane add range-checked "
+        "(OverflowError although the total fits)",
+        _int32_reduce_sum(16, _lanes_checked(16, "reduce_sum")),
+    ),
+    kernel_fault(
+        "reduce_sum_int32_halves_checked",
+        "reduce_sum",
+        "Int32 groups longer than 64 split in two halves on two threads, each running sum "
+        "range-checked",
+        _int32_reduce_sum(64, _halves_checked("reduce_sum")),
+    ),
+    kernel_fault(
+        "reduce_sum_int32_blocks_of_128_checked",
+        "reduce_sum",
+        "Int32 groups longer than 128 summed in blocks of 128 (a thread each), each block's "
+        "running sum range-checked",
+        _int32_reduce_sum(128, _blocks_checked(128, "reduce_sum")),
+    ),
+    kernel_fault(
+        "reduce_sum_int32_pairwise_checked",
+        "reduce_sum",
+        "Int32 groups longer than 32 summed by a pairwise tree, every node range-checked",
+        _int32_reduce_sum(32, _pairwise_checked("reduce_sum")),
+    ),
+    kernel_fault(
+        "reduce_sum_int32_8_lanes_saturating",
+        "reduce_sum",
+        "Int32 groups longer than 8 summed in 8 lanes with saturating adds (NEON vqaddq_s32): "
+        "a partial sum past the range is clipped, the total wrong",
+        _int32_reduce_sum(8, _lanes_saturating(8)),
+    ),
+    kernel_fault(
+        "matmul_int32_k_blocks_of_32_checked",
+        "matmul",
+        "Int32 matmul with K > 32 accumulates K-blocks of 32 in a checked Int32 tile",
+        _int32_matmul(32, _blocks_checked(32, "matmul")),
+    ),
+    kernel_fault(
+        "matmul_int32_split_k_halves_checked",
+        "matmul",
+        "Int32 matmul with K > 64 split in two halves of K (split-K), each running sum "
+        "range-checked",
+        _int32_matmul(64, _halves_checked("matmul")),
+    ),
+)
