@@ -19,6 +19,7 @@ from conformance.classes.boundary import (
     ELEMENTWISE_EXTREMA,
     LENGTHS,
     MAX_RANK,
+    OFF_LAST_AXIS_EXTREMA,
     ORDER_BLOCKS,
     SCATTER_UPDATE_COUNTS,
     Boundary,
@@ -169,7 +170,10 @@ def shape_classes(facts: PlanFacts) -> set[Boundary]:
     * LANES: NaN and signalling NaN in the full blocks and the tail of a long
       output for elementwise operations that copy NaN bits from a Float32 tensor;
       a tie at the cut-off of a long row for top-k; NaNs in the blocks and the tail
-      of long extremum groups, and (arg) a tie across lanes.
+      of long extremum groups, and (arg) a tie across lanes;
+    * STRIDED_EXTREMUM: the extremum rules of reduce_max/min and argmax/argmin along
+      an axis other than the last (NaN later, NaNs of different bits, both zero
+      orders; arg: a repeated extreme).
     """
     family = facts.family
     out: set[Boundary] = set()
@@ -203,6 +207,9 @@ def shape_classes(facts: PlanFacts) -> set[Boundary]:
         out |= {B.EXTREMUM_NAN_IN_BLOCKS, B.EXTREMUM_NAN_IN_TAIL}
         if family is Family.ARG:
             out.add(B.EXTREMUM_TIE_ACROSS_LANES)
+        out |= set(OFF_LAST_AXIS_EXTREMA.values())
+        if family is not Family.ARG:
+            out.discard(B.EXTREMUM_VALUE_TIE_OFF_LAST_AXIS)
     return out
 
 

@@ -58,6 +58,7 @@ __all__ = [
     "LENGTHS",
     "LONG_ROW",
     "MAX_RANK",
+    "OFF_LAST_AXIS_EXTREMA",
     "ORDER_BLOCKS",
     "ORDER_CLASS_GROUPS",
     "ORDER_LANES",
@@ -113,6 +114,7 @@ class Group(enum.Enum):
     ACCUMULATION_ORDER = "other orders of a sequential accumulation"
     ACCUMULATOR = "a Float64 accumulator not honoured"
     INT32_PARTIAL_ORDER = "Int32 partial sums of a parallel order leave the range"
+    STRIDED_EXTREMUM = "extremum rules along an axis other than the last (the strided path)"
 
 
 #: the axis lengths around the power-of-two thresholds kernels switch at (SIMD
@@ -415,6 +417,28 @@ class Boundary(enum.Enum):
         Group.LANES,
         "a top-k row longer than 32 with 0 < k < n and a tie at the cut-off",
     )
+    # -- strided extrema: the extremum rules of a group that runs along an axis other
+    # than the input's last (a kernel's strided path folds whole rows)
+    EXTREMUM_NAN_LATER_OFF_LAST_AXIS = (
+        Group.STRIDED_EXTREMUM,
+        "EXTREMUM_NAN_LATER in a reduction that leaves the input's last axis",
+    )
+    EXTREMUM_NANS_DIFFERENT_BITS_OFF_LAST_AXIS = (
+        Group.STRIDED_EXTREMUM,
+        "EXTREMUM_NANS_DIFFERENT_BITS in a reduction that leaves the input's last axis",
+    )
+    EXTREMUM_ZERO_TIE_NEG_FIRST_OFF_LAST_AXIS = (
+        Group.STRIDED_EXTREMUM,
+        "EXTREMUM_ZERO_TIE_NEG_FIRST (+0 after -0) in a reduction that leaves the last axis",
+    )
+    EXTREMUM_ZERO_TIE_POS_FIRST_OFF_LAST_AXIS = (
+        Group.STRIDED_EXTREMUM,
+        "EXTREMUM_ZERO_TIE_POS_FIRST (-0 after +0) in a reduction that leaves the last axis",
+    )
+    EXTREMUM_VALUE_TIE_OFF_LAST_AXIS = (
+        Group.STRIDED_EXTREMUM,
+        "EXTREMUM_VALUE_TIE (arg-extremum) in a reduction that leaves the input's last axis",
+    )
     # -- order classes (docs/shape-classes.md): a finite sequential result that
     # another plausible order of the same terms would change
     ORDER_PAIRWISE = (
@@ -511,8 +535,27 @@ B = Boundary
 
 #: the groups whose classes are *shape classes* (counted apart in coverage reports)
 SHAPE_GROUPS: frozenset[Group] = frozenset(
-    {Group.SHAPE, Group.LENGTH, Group.RANK, Group.AXIS, Group.LAYOUT, Group.LANES}
+    {
+        Group.SHAPE,
+        Group.LENGTH,
+        Group.RANK,
+        Group.AXIS,
+        Group.LAYOUT,
+        Group.LANES,
+        Group.STRIDED_EXTREMUM,
+    }
 )
+#: an extremum class -> its twin on the strided path (a group off the input's last axis)
+OFF_LAST_AXIS_EXTREMA: dict[Boundary, Boundary] = {
+    c: Boundary[f"{c.name}_OFF_LAST_AXIS"]
+    for c in (
+        Boundary.EXTREMUM_NAN_LATER,
+        Boundary.EXTREMUM_NANS_DIFFERENT_BITS,
+        Boundary.EXTREMUM_ZERO_TIE_NEG_FIRST,
+        Boundary.EXTREMUM_ZERO_TIE_POS_FIRST,
+        Boundary.EXTREMUM_VALUE_TIE,
+    )
+}
 #: the groups whose classes are *order classes* (counted apart in coverage reports):
 #: other orders of a sequential accumulation, a Float64 accumulator not honoured,
 #: Int32 partial sums of a parallel order

@@ -8,6 +8,12 @@ weak exponents binary32 cannot hold (issue 30).
   total fits), or adds with saturation (NEON ``vqaddq_s32``: a wrong total).
   Dormant below a length; the Int32 partial-sum witnesses
   (:mod:`conformance.generate.int32_partials`) reach them.
+* **Extrema off the last axis.**  reduce_max/min and argmax/argmin over axes that
+  leave the last axis alone take a kernel's strided path, which folds whole rows
+  from the first with a compare-and-select: a NaN in a later row is dropped (or a
+  later NaN's bits win), a -0 after a +0 (or the reverse) is kept, a tie goes to
+  the later index, zeros are ordered.  Dormant on the last axis; the strided
+  extremum examples (STRIDED_EXTREMUM) reach them.
 
 Every fault is dormant below its threshold, so only the classes of
 docs/shape-classes.md reach it.  :data:`FAULTS` is the table (name, operation,
@@ -24,7 +30,7 @@ import numpy as np
 
 from backends.cpu import KERNELS
 from backends.cpu import structured as cpu_structured
-from backends.cpu.convert import I64, materialise
+from backends.cpu.convert import F32, I64, materialise, normalise_axis
 from backends.cpu.reductions import _layout
 from conformance.mutants.kernels import result_array
 from conformance.mutants.mutant import Kernel, Mutant, kernel_fault
@@ -160,6 +166,102 @@ def _int32_matmul(above: int, combine: Combine) -> Kernel:
 
 
 # ---------------------------------------------------------------------------
+# Extrema off the last axis
+# ---------------------------------------------------------------------------
+
+#: ``select(row, best) -> bool mask`` of the kept positions whose running extreme
+#: the next row replaces
+Select = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+def _strided_axes(operation: str, x: np.ndarray, axis: Any) -> bool:
+    """Whether reducing *x* over *axis* leaves its last axis (the strided path)."""
+    if x.ndim < 2 or axis is None:
+        return False
+    axes = axis if isinstance(axis, tuple) else (axis,)
+    try:
+        normalised = {normalise_axis(operation, a, x.ndim) for a in axes}
+    except (TypeError, ValueError, IndexError):
+        return False
+    return bool(normalised) and x.ndim - 1 not in normalised
+
+
+def _strided_fold(x: np.ndarray, select: Select) -> tuple[np.ndarray, np.ndarray]:
+    """Fold the rows of *x* (outputs, reduced) from the first: the running extreme
+    and its index, replaced where ``select(row, best)``."""
+    best = x[:, 0].copy()
+    index = np.zeros(x.shape[0], np.int64)
+    with np.errstate(all="ignore"):
+        for j in range(1, x.shape[1]):
+            replace = select(x[:, j], best)
+            best = np.where(replace, x[:, j], best)
+            index[replace] = j
+    return best, index
+
+
+def _strided_extremum(operation: str, select: Select) -> Kernel:
+    """reduce_max/min whose strided path folds rows with *select*."""
+
+    def kernel(backend: Any, plan: OperationPlan, x: Any, axis: Any = None, keepdims: Any = False):
+        v = np.asarray(materialise(plan, 0, x))
+        if not _strided_axes(operation, v, axis):
+            return KERNELS[operation](backend, plan, x, axis, keepdims)
+        data, shape = _layout(operation, v, axis, keepdims)
+        if data.shape[1] == 0:
+            return KERNELS[operation](backend, plan, x, axis, keepdims)
+        best, _ = _strided_fold(data, select)
+        return result_array(backend, best.reshape(shape))
+
+    return kernel
+
+
+def _strided_arg(operation: str, select: Select) -> Kernel:
+    """argmax/argmin whose strided path (an int axis other than the last) folds rows
+    with *select* and keeps the index of the running extreme."""
+
+    def kernel(backend: Any, plan: OperationPlan, x: Any, axis: Any = None) -> Any:
+        v = np.asarray(materialise(plan, 0, x))
+        if not isinstance(axis, int) or not _strided_axes(operation, v, axis):
+            return KERNELS[operation](backend, plan, x, axis)
+        data, shape = _layout(operation, v, axis, False)
+        if data.shape[1] == 0:
+            return KERNELS[operation](backend, plan, x, axis)
+        _, index = _strided_fold(data, select)
+        return result_array(backend, index.reshape(shape), I32)
+
+    return kernel
+
+
+def _signed_keys(a: np.ndarray) -> np.ndarray:
+    """int64 keys ordered like the binary32 values with -0 < +0 (NaNs unordered here)."""
+    bits = np.ascontiguousarray(a, dtype=F32).view(np.int32).astype(I64)
+    return np.where(bits < 0, -(bits & 0x7FFFFFFF) - 1, bits)
+
+
+def _greater(row: np.ndarray, best: np.ndarray) -> np.ndarray:
+    return row > best
+
+
+def _less(row: np.ndarray, best: np.ndarray) -> np.ndarray:
+    return row < best
+
+
+def _greater_or_later_nan(row: np.ndarray, best: np.ndarray) -> np.ndarray:
+    """Signed zeros ordered right (-0 < +0), but every later NaN replaces the running one."""
+    ordered = ~np.isnan(best) & (_signed_keys(row) > _signed_keys(best))
+    return np.isnan(row) | ordered
+
+
+def _greater_or_equal(row: np.ndarray, best: np.ndarray) -> np.ndarray:
+    return (row >= best) | (np.isnan(row) & ~np.isnan(best))
+
+
+def _less_signed_zeros(row: np.ndarray, best: np.ndarray) -> np.ndarray:
+    nan = np.isnan(row) & ~np.isnan(best)
+    return nan | (~np.isnan(best) & ~np.isnan(row) & (_signed_keys(row) < _signed_keys(best)))
+
+
+# ---------------------------------------------------------------------------
 # The table
 # ---------------------------------------------------------------------------
 
@@ -212,5 +314,45 @@ FAULTS: tuple[Mutant, ...] = (
         "Int32 matmul with K > 64 split in two halves of K (split-K), each running sum "
         "range-checked",
         _int32_matmul(64, _halves_checked("matmul")),
+    ),
+    # extrema off the last axis
+    kernel_fault(
+        "reduce_max_strided_compare_select",
+        "reduce_max",
+        "off the last axis, rows folded from the first by select(x > m): a NaN in a later "
+        "row is dropped, +0 after -0 keeps -0",
+        _strided_extremum("reduce_max", _greater),
+    ),
+    kernel_fault(
+        "reduce_min_strided_compare_select",
+        "reduce_min",
+        "off the last axis, rows folded from the first by select(x < m): a NaN in a later "
+        "row is dropped, -0 after +0 keeps +0",
+        _strided_extremum("reduce_min", _less),
+    ),
+    kernel_fault(
+        "reduce_max_strided_last_nan",
+        "reduce_max",
+        "off the last axis, every later NaN replaces the running one: the last NaN's bits, "
+        "not the first's",
+        _strided_extremum("reduce_max", _greater_or_later_nan),
+    ),
+    kernel_fault(
+        "argmax_strided_drops_nan",
+        "argmax",
+        "off the last axis, rows folded by x > m: the index of a NaN in a later row is lost",
+        _strided_arg("argmax", _greater),
+    ),
+    kernel_fault(
+        "argmax_strided_ties_last",
+        "argmax",
+        "off the last axis, rows folded by x >= m: a tie (tied zeros too) goes to the later index",
+        _strided_arg("argmax", _greater_or_equal),
+    ),
+    kernel_fault(
+        "argmin_strided_orders_zeros",
+        "argmin",
+        "off the last axis, rows compared by sign-aware keys: -0 after +0 wins the tie of zeros",
+        _strided_arg("argmin", _less_signed_zeros),
     ),
 )

@@ -20,6 +20,7 @@ from conformance.classes.boundary import (
     LENGTHS,
     LONG_ROW,
     MAX_RANK,
+    OFF_LAST_AXIS_EXTREMA,
     B,
     Boundary,
     PlanFacts,
@@ -138,8 +139,13 @@ def _reduction(call: Call, facts: PlanFacts, operands, parameters, hits) -> None
             hits.add(B.ERROR_EMPTY_EXTREMUM)
             raise _Invalid
         ties = accumulation in (Accumulation.ARGMAX, Accumulation.ARGMIN)
+        strided = x.ndim >= 2 and x.ndim - 1 not in axes
         for g in groups:
-            _extremum_classes(g, rule, hits, track_ties=ties)
+            found: set[Boundary] = set()
+            _extremum_classes(g, rule, found, track_ties=ties)
+            hits |= found
+            if strided:
+                hits |= {OFF_LAST_AXIS_EXTREMA[c] for c in found if c in OFF_LAST_AXIS_EXTREMA}
         return
     if facts.family in (Family.SORT, Family.TOPK):
         descending = bool(parameters.get("descending", False))
@@ -419,6 +425,39 @@ def _extremum_lane_examples(plan: OperationPlan, facts: PlanFacts) -> list[Call]
     return out
 
 
+#: the columns of the strided extremum examples, written for the maximum (the minimum's
+#: negate every nonzero number): a NaN later, +0 after -0, -0 after +0, NaNs of different
+#: bits, a repeated extreme, a NaN in the last row
+_STRIDED_COLUMNS: tuple[tuple[float, ...], ...] = (
+    (1.0, math.nan, 2.0, 3.0),
+    (-0.0, 0.0, -1.0, -2.0),
+    (0.0, -0.0, -1.0, -2.0),
+    (1.0, binary32.from_bits(_NAN_PAYLOAD_BITS), binary32.from_bits(0xFFC00000), 0.0),
+    (1.0, 3.0, 2.0, 3.0),
+    (1.0, 2.0, 3.0, math.nan),
+)
+
+
+def _strided_extremum_examples(plan: OperationPlan, facts: PlanFacts) -> list[Call]:
+    """The extremum rules off the last axis (STRIDED_EXTREMUM): the columns of
+    :data:`_STRIDED_COLUMNS` down axis 0 of a 4 x 6 input, and down the middle axis of
+    a 2 x 4 x 3 one (the same six columns), where a kernel's strided path folds whole
+    rows from the first."""
+    sign = 1.0 if facts.extremum_rule == "max" else -1.0
+    columns = [[v if v == 0 or math.isnan(v) else sign * v for v in c] for c in _STRIDED_COLUMNS]
+    rows = len(columns[0])
+    flat2 = [columns[c][r] for r in range(rows) for c in range(len(columns))]
+    flat3 = [columns[3 * i + c][r] for i in range(2) for r in range(rows) for c in range(3)]
+    out = []
+    for values, shape, axis in ((flat2, (rows, 6), 0), (flat3, (2, rows, 3), 1)):
+        parameters: dict[str, Any] = {"axis": axis}
+        if facts.family is Family.REDUCE:
+            parameters["keepdims"] = False
+        note = f"NaNs and signed zeros down axis {axis} of a {len(shape)}-d input (strided)"
+        out.append(_make(plan, [_tensor_of(F32, values, shape)], parameters, note=note))
+    return out
+
+
 def _extremum_call(plan: OperationPlan, facts: PlanFacts, row: list[float], note: str) -> Call:
     parameters: dict[str, Any] = {"axis": 0}
     if facts.family is Family.REDUCE:
@@ -456,7 +495,8 @@ def _off_last_axis(plan: OperationPlan, witness: Sequence[float], note: str) -> 
 def shape_examples(plan: OperationPlan, facts: PlanFacts) -> list[Call]:
     """The shape classes of a row family as deterministic calls: one row of every
     LENGTH, every axis of ranks 1 to 6 (both spellings), several axes with
-    keepdims both ways (reduce), a long top-k row with a tie at the cut-off."""
+    keepdims both ways (reduce), a long top-k row with a tie at the cut-off, the
+    lanes and the strided path of extrema."""
     family = facts.family
     dtype = _operand_dtype(plan, 0)
 
@@ -502,6 +542,7 @@ def shape_examples(plan: OperationPlan, facts: PlanFacts) -> list[Call]:
         out.append(call((), None, "a rank-0 input", 0))
     if facts.extremum_rule is not None:
         out += _extremum_lane_examples(plan, facts)
+        out += _strided_extremum_examples(plan, facts)
     if family is Family.REDUCE:
         out.append(call((3, 2, 4), (0, 2), "two axes, keepdims", 1, keepdims=True))
         out.append(call((3, 2, 4), (-1, 0), "two axes, dropped", 2, keepdims=False))
