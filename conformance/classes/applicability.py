@@ -31,7 +31,7 @@ from conformance.classes.boundary import (
     rank_class,
 )
 from conformance.model.calls import Family, ParameterKind
-from oracle import Accumulation, DType, OperationPlan, operation_facts
+from oracle import Accumulation, Arithmetic, DType, OperationPlan, operation_facts
 
 __all__ = ["accumulation_order_classes", "applicable_classes", "shape_classes"]
 
@@ -227,7 +227,8 @@ def accumulation_order_classes(facts: PlanFacts) -> set[Boundary]:
     * a FLOATING sum with a Float64 accumulator: the three accumulator faults, and
       for a reduction their OFF_LAST_AXIS twins (a matmul has no "other axis");
     * an EXACT_INTEGER sum (Int32 reduce_sum, Int32 matmul over K): every
-      INT32_PARTIAL_ORDER class (a row of LENGTHS is long enough for each).
+      INT32_PARTIAL_ORDER class (a row of LENGTHS is long enough for each);
+    * Int32 pow (its exponent is weak): POW_ODD_EXPONENT_ABOVE_2_24.
     """
     plan = facts.plan
     accumulation = plan.accumulation
@@ -245,4 +246,6 @@ def accumulation_order_classes(facts: PlanFacts) -> set[Boundary]:
         out |= accumulator
     if accumulation is Accumulation.EXACT_INTEGER:
         out |= {c for c in Boundary if c.group is Group.INT32_PARTIAL_ORDER}
+    if plan.operation == "pow" and plan.compute is Arithmetic.INT32_EXACT_CHECKED:
+        out.add(B.POW_ODD_EXPONENT_ABOVE_2_24)
     return out

@@ -51,6 +51,7 @@ from oracle import (
 from oracle.dtypes import INT32_MAX, INT32_MIN
 
 __all__ = [
+    "BINARY32_EXACT_INTEGERS",
     "ELEMENTWISE_EXTREMA",
     "INT32_MAX",
     "INT32_MIN",
@@ -115,6 +116,7 @@ class Group(enum.Enum):
     ACCUMULATOR = "a Float64 accumulator not honoured"
     INT32_PARTIAL_ORDER = "Int32 partial sums of a parallel order leave the range"
     STRIDED_EXTREMUM = "extremum rules along an axis other than the last (the strided path)"
+    NARROWED_EXPONENT = "a weak Int32 exponent binary32 cannot hold"
 
 
 #: the axis lengths around the power-of-two thresholds kernels switch at (SIMD
@@ -494,6 +496,12 @@ class Boundary(enum.Enum):
         Group.ACCUMULATOR,
         "ACCUMULATOR_NARROWED_INTERMEDIATE in a reduction that leaves the last axis",
     )
+    # -- a weak exponent a binary32 fast path cannot hold (docs/shape-classes.md)
+    POW_ODD_EXPONENT_ABOVE_2_24 = (
+        Group.NARROWED_EXPONENT,
+        "Int32 pow: base -1 raised to an odd weak exponent in (2**24, 2**31 - 1], which "
+        "binary32 rounds to an even one, in a call whose results all fit Int32",
+    )
     # -- Int32 partial-sum classes (docs/shape-classes.md): an EXACT_INTEGER group whose
     # exact total fits while a partial sum of another order leaves Int32
     INT32_PARTIAL_PAIRWISE = (
@@ -556,12 +564,21 @@ OFF_LAST_AXIS_EXTREMA: dict[Boundary, Boundary] = {
         Boundary.EXTREMUM_VALUE_TIE,
     )
 }
-#: the groups whose classes are *order classes* (counted apart in coverage reports):
-#: other orders of a sequential accumulation, a Float64 accumulator not honoured,
-#: Int32 partial sums of a parallel order
+#: the groups whose classes are *order classes* (counted apart in coverage reports): a
+#: kernel's other evaluation of the same terms -- another order of a sequential
+#: accumulation, a Float64 accumulator not honoured, Int32 partial sums of a parallel
+#: order, a weak exponent taken through binary32
 ORDER_CLASS_GROUPS: frozenset[Group] = frozenset(
-    {Group.ACCUMULATION_ORDER, Group.ACCUMULATOR, Group.INT32_PARTIAL_ORDER}
+    {
+        Group.ACCUMULATION_ORDER,
+        Group.ACCUMULATOR,
+        Group.INT32_PARTIAL_ORDER,
+        Group.NARROWED_EXPONENT,
+    }
 )
+#: every integer up to this magnitude is a binary32 value; past it an odd one is not
+#: (it rounds to an even neighbour): POW_ODD_EXPONENT_ABOVE_2_24
+BINARY32_EXACT_INTEGERS = 2**24
 
 
 def length_class(n: int) -> Boundary:

@@ -14,6 +14,11 @@ weak exponents binary32 cannot hold (issue 30).
   later NaN's bits win), a -0 after a +0 (or the reverse) is kept, a tie goes to
   the later index, zeros are ordered.  Dormant on the last axis; the strided
   extremum examples (STRIDED_EXTREMUM) reach them.
+* **Weak exponents binary32 cannot hold.**  Int32 pow by a weak exponent above
+  2**24 (where only bases -1, 0 and 1 stay in range) through a float fast path:
+  the exponent is converted to binary32, and an odd one rounds to an even one,
+  so pow(-1, 2**24 + 1) = +1.  The boundary pairs of -1 with odd exponents in
+  (2**24, 2**31 - 1] (POW_ODD_EXPONENT_ABOVE_2_24) reach it.
 
 Every fault is dormant below its threshold, so only the classes of
 docs/shape-classes.md reach it.  :data:`FAULTS` is the table (name, operation,
@@ -34,7 +39,7 @@ from backends.cpu.convert import F32, I64, materialise, normalise_axis
 from backends.cpu.reductions import _layout
 from conformance.mutants.kernels import result_array
 from conformance.mutants.mutant import Kernel, Mutant, kernel_fault
-from oracle import Accumulation, OperationPlan
+from oracle import Accumulation, Arithmetic, OperationPlan
 from oracle.dtypes import INT32_MAX, INT32_MIN
 
 __all__ = ["FAULTS"]
@@ -262,6 +267,27 @@ def _less_signed_zeros(row: np.ndarray, best: np.ndarray) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------
+# Weak exponents binary32 cannot hold
+# ---------------------------------------------------------------------------
+
+
+def _pow_float32_exponent_above_2_24(
+    backend: Any, plan: OperationPlan, base: Any, exponent: Any
+) -> Any:
+    """Int32 pow whose exponents above 2**24 take a binary32 fast path: powf of the
+    base and the exponent converted to binary32, an infinite result an overflow."""
+    e = exponent if isinstance(exponent, int) else None
+    if plan.compute is not Arithmetic.INT32_EXACT_CHECKED or e is None or e <= 2**24:
+        return KERNELS["pow"](backend, plan, base, exponent)
+    b = np.asarray(materialise(plan, 0, base))
+    with np.errstate(all="ignore"):
+        wide = np.power(b.astype(F32), F32.type(e))  # the exponent rounded to binary32
+    if not np.all(np.isfinite(wide)) or np.any(np.abs(wide) > INT32_MAX):
+        raise OverflowError(f"{plan.operation}: the Int32 result leaves the range")
+    return result_array(backend, wide.astype(I64), I32)
+
+
+# ---------------------------------------------------------------------------
 # The table
 # ---------------------------------------------------------------------------
 
@@ -354,5 +380,13 @@ FAULTS: tuple[Mutant, ...] = (
         "argmin",
         "off the last axis, rows compared by sign-aware keys: -0 after +0 wins the tie of zeros",
         _strided_arg("argmin", _less_signed_zeros),
+    ),
+    # weak exponents binary32 cannot hold
+    kernel_fault(
+        "pow_int32_float32_exponent_above_2_24",
+        "pow",
+        "Int32 pow by a weak exponent above 2**24 through binary32 powf: an odd exponent "
+        "rounds to an even one, pow(-1, 2**24 + 1) = +1",
+        _pow_float32_exponent_above_2_24,
     ),
 )
