@@ -104,9 +104,7 @@ def test_the_boundary_examples_hit_every_partial_class(plan):
 
 # -- the faults ---------------------------------------------------------------------------
 
-INT32_FAULTS = [
-    m.name for m in kernel_paths.FAULTS if m.operations[0] in ("reduce_sum", "matmul")
-]
+INT32_FAULTS = [m.name for m in kernel_paths.FAULTS if m.operations[0] in ("reduce_sum", "matmul")]
 
 
 def _run(backend, operation, *tensors):
