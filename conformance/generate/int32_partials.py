@@ -20,7 +20,7 @@ Int32 (docs/shape-classes.md, group INT32_PARTIAL_ORDER).
 
 The construction of :func:`witness`: ``2**30`` at positions 0, 1 and every lane
 count L of :data:`ORDER_LANES` below *n*; ``-2**30`` at the last positions not
-taken, one fewer than the ``2**30`` s; small terms (|t| <= 1000) elsewhere.  The
+taken, one fewer than the ``2**30`` s; small terms (0 <= t <= 1000) elsewhere.  The
 total is ``2**30`` plus the small terms: it fits.  Positions 0 and 1 start the
 first half, the first block of every size and the first pair, so each of those
 running sums reaches ``2**31``; lane 0 of L lanes holds positions 0 and L, and

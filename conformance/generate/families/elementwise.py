@@ -128,11 +128,12 @@ def _elementwise(call: Call, facts: PlanFacts, operands: Sequence[Any], hits: se
             exact_int = _EXACT_INT[plan.operation](int(row[0]), int(row[1]))
             if exact_int is not None:
                 _int_result_classes(exact_int, hits)
-            exact_ints.append(exact_int)
-            pow_pairs.append((int(row[0]), int(row[1])))
+            if plan.operation == "pow":
+                exact_ints.append(exact_int)
+                pow_pairs.append((int(row[0]), int(row[1])))
         for first, second, rule in extrema:
             _extremum_classes([row[first], row[second]], rule, hits, track_ties=False)
-    if plan.operation == "pow" and int_rule:
+    if pow_pairs:
         _narrowed_exponent_classes(pow_pairs, exact_ints, hits)
 
 
