@@ -13,6 +13,7 @@ from conformance.classes.applicability import applicable_classes
 from conformance.classes.boundary import OFF_LAST_AXIS_EXTREMA, SHAPE_GROUPS, Boundary, Group
 from conformance.generate.examples import boundary_examples
 from conformance.generate.families import classes_hit, classes_of_calls
+from conformance.judge.coverage import CoverageMatrix
 from conformance.model.calls import Call, forward_arguments
 from conformance.mutants import MUTANTS, kernel_paths, mutant_backend
 from oracle import DType, Tensor, resolvable_plans
@@ -121,3 +122,14 @@ def test_each_strided_fault_fires_off_the_last_axis_only(name):
     flat = call(operation, [v for c in columns for v in c], (3, 4), None)
     for dormant in (along, flat):
         assert _bits(mutant, dormant) == _bits(cpu, dormant), name
+
+
+def test_coverage_counts_them_as_shape_pairs_and_misses_them_without_the_strided_calls():
+    plan = plan_of("argmax")
+    matrix = CoverageMatrix([plan])
+    for c in boundary_examples(plan):
+        if "(strided)" not in c.note:
+            matrix.record_classes(plan, classes_hit(c))
+    summary = matrix.as_dict()["summary"]
+    assert {cls for _, cls in matrix.missing()} == STRIDED
+    assert summary["shape_pairs_missing"] == len(STRIDED) == 5

@@ -10,6 +10,7 @@ from conformance.classes.applicability import applicable_classes
 from conformance.classes.boundary import ORDER_CLASS_GROUPS, Boundary, Group
 from conformance.generate.examples import _pair_examples, boundary_examples
 from conformance.generate.families import classes_hit
+from conformance.judge.coverage import CoverageMatrix
 from conformance.model.calls import Call, forward_arguments
 from conformance.mutants import mutant_backend
 from oracle import Arithmetic, DType, Tensor, expected, resolvable_plans
@@ -92,3 +93,13 @@ def test_the_float_fast_path_fires_on_the_pairs_and_sleeps_up_to_2_24():
         assert run(mutant, (-1, 0, 1), exponent) == run(cpu, (-1, 0, 1), exponent)
     with pytest.raises(OverflowError):
         run(mutant, (2,), 2**24 + 1)
+
+
+def test_coverage_counts_it_as_an_order_pair_and_misses_it_without_the_split_pairs():
+    matrix = CoverageMatrix([INT_POW])
+    for c in boundary_examples(INT_POW):
+        pair = "base" in c.note and c.operands[1] in (2**24 + 1, 2**31 - 1)
+        if not pair:  # the weak class representative 2**31 - 1 meets the neutral base only
+            matrix.record_classes(INT_POW, classes_hit(c))
+    assert [cls for _, cls in matrix.missing()] == [CLASS]
+    assert matrix.as_dict()["summary"]["order_pairs_missing"] == 1
