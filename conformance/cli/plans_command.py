@@ -36,12 +36,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def plan_record(plan: Any) -> dict[str, Any]:
-    """One plan as JSON-able data: its ``describe()`` spelling and its fields."""
+    """One plan as JSON-able data: its ``describe()`` spelling and its fields.
+
+    A weak-scalar operand has no source dtype: its ``dtype`` is ``null`` (its
+    ``convert_to`` is the dtype the plan materialises it in).
+    """
     return {
         "plan": plan.describe(),
         "operation": plan.operation,
         "operands": [
-            {"role": o.role.value, "dtype": o.dtype.name, "convert_to": o.convert_to.name}
+            {
+                "role": o.role.value,
+                "dtype": None if o.dtype is None else o.dtype.name,
+                "convert_to": o.convert_to.name,
+            }
             for o in plan.operands
         ],
         "compute": plan.compute.name.lower(),
