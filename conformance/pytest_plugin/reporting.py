@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from conformance.host.first_call import allowance_of
 from conformance.model.versions import backend_version, plancheck_version
 from conformance.pytest_plugin.terminal_summary import header_lines, write_summary
 from conformance.report import REPORT_FORMAT
@@ -49,6 +50,7 @@ class Reporting:
                 "unsupported": {label: sorted(self.unsupported_by(label)) for label in self.labels},
                 "ulp_budgets": self.ulp_budgets,
                 "timeout_s": self.timeout,
+                "first_call_allowance_s": {b: allowance_of(self.backend(b)) for b in self.labels},
                 "xfail": [d.selector for d in self.deviations],
             },
             "collected_items": self.collected_items,
