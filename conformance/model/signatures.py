@@ -25,8 +25,8 @@ Where each fact comes from:
 
 How arguments arrive: positionally, operands at the operation's
 ``dtype_operand_positions`` (all first), parameters after them in the order
-listed; the suite passes every parameter, but a trailing optional one may be
-omitted by other callers and then takes its default.  ``accumulator_dtype``
+listed; a trailing optional parameter may be omitted (the suite's generated calls
+do omit them) and then takes its default.  ``accumulator_dtype``
 (reduce_sum, matmul) is a keyword, not a forward argument.
 """
 
