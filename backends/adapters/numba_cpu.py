@@ -205,6 +205,36 @@ class NumbaBackend(ArrayNamespaceBackend):
     xp = np
     library = "numba"
     version = numba.__version__
+    #: operations the adapter composes from several numba calls (operation -> how):
+    #: their classes may be the adapter's, not numba's (docs/adapter-policy.md)
+    composed_operations: ClassVar[dict[str, str]] = {
+        "rsqrt": "1 / np.sqrt(x)",
+        "sigmoid": "1 / (1 + np.exp(-x))",
+        "silu": "x / (1 + np.exp(-x))",
+        "softplus": "np.logaddexp(0, x)",
+        "elu": "np.where(x > 0, x, np.expm1(x))",
+        "relu": "np.maximum(x, 0)",
+        "leaky_relu": "np.where(x >= 0, x, x * 0.01f)",
+        "gelu": "0.5 x (1 + math.erf(x / sqrt 2)) in a numba.vectorize ufunc",
+        **dict.fromkeys(
+            ("reduce_max", "reduce_min", "reduce_prod"),
+            "with an axis: numba's function over each row after np.moveaxis (it takes no "
+            "axis); keepdims by reshape",
+        ),
+        "reduce_sum": "keepdims by reshape; a Float64 accumulator narrowed with astype",
+        **dict.fromkeys(
+            ("_sort_values", "_sort_indices"),
+            "np.sort / np.argsort(kind='mergesort') per row after np.moveaxis; descending is "
+            "np.flip of the ascending order",
+        ),
+        **dict.fromkeys(
+            ("_topk_values", "_topk_indices"),
+            "stable argsort per row, np.flip for largest, the first k sliced, "
+            "np.take_along_axis for the values",
+        ),
+        "scatter": "out[indices] = updates on np.moveaxis views of a copy",
+        "scatter_add": "a compiled loop of += (numba has no np.add.at)",
+    }
     #: numba's np.sum, np.max ... take one axis, never a tuple
     unsupported: ClassVar[set[str]] = {"axis-tuple"}
     #: seconds a first call of a new type signature may take beyond the call timeout
