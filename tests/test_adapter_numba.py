@@ -96,3 +96,18 @@ def test_measured_numba_int32_sums_wrap(backend):
     assert backend.execute("reduce_sum", i).tolist() == -(2**31)
     assert backend.execute("reduce_sum", i, 1, True).tolist() == [[-(2**31)]]
     assert backend.unsupported == {"axis-tuple"}
+
+
+def test_composed_operations_are_named_and_reach_the_host(backend):
+    composed = backend.composed_operations
+    assert set(composed) <= set(numba_cpu.NUMBA_KERNELS)
+    assert {"reduce_max", "_sort_values", "_topk_indices", "scatter_add"} <= set(composed)
+    assert "add" not in composed and "exp" not in composed  # one numba call each
+    from conformance.host.client import BackendHost
+
+    host = BackendHost("numba")
+    try:
+        assert host.composed == composed
+        assert host.info["first_call_allowance"] == 60.0
+    finally:
+        host.close()
