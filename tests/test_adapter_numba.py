@@ -111,3 +111,21 @@ def test_composed_operations_are_named_and_reach_the_host(backend):
         assert host.info["first_call_allowance"] == 60.0
     finally:
         host.close()
+
+
+def test_scatter_takes_multidimensional_indices_along_any_axis(backend):
+    """numba takes one 1-d index array: the adapter flattens the indices and the
+    matching dimensions of the updates (it once moved only the first of them)."""
+    base = np.zeros((2, 4), np.float32)
+    indices = np.array([[0, 2], [3, 1]], np.int32)
+    updates = np.arange(8, dtype=np.float32).reshape(2, 2, 2)
+    expected = base.copy()
+    expected[:, indices] = updates
+    for axis in (1, -1):
+        assert backend.execute("scatter", base, indices, updates, axis).tolist() == (
+            expected.tolist()
+        )
+        assert backend.execute("scatter_add", base, indices, updates, axis).tolist() == (
+            expected.tolist()
+        )
+    assert base.tolist() == np.zeros((2, 4)).tolist()  # a copy, the input untouched

@@ -32,7 +32,8 @@ writes, and the value still comes from numba:
   the type numba computed it in (its compiled return type);
 * sort: ``np.sort`` (last axis; descending is the flipped order), argsort
   with ``kind="mergesort"`` (stable); topk: the first k of that order;
-* scatter: ``out[indices] = updates`` on a copy (the axis moved first);
+* scatter: ``out[indices] = updates`` on a copy (the axis moved first, the
+  indices flattened to the one 1-d index array numba takes);
   scatter_add: a compiled loop of ``+=`` (numba has no ``np.add.at``);
 * erf and gelu: ``math.erf`` inside a ``numba.vectorize`` ufunc.
 
@@ -303,7 +304,8 @@ def _reduce_sum(backend: NumbaBackend, plan: OperationPlan, x: Any, axis: Any = 
     whole, along = _SUMS[kind]
     result = backend.call(plan, whole, v) if axis is None else backend.call(plan, along, v, axis)
     if kind == "f64":
-        result = result.astype(np.float32)
+        with backend.quiet():  # the narrowing overflows to inf without a warning
+            result = result.astype(np.float32)
     return _keep(result, v, axis, keepdims)
 
 
@@ -356,7 +358,13 @@ def _scatter(add: bool) -> Any:
                updates: Any, axis: Any) -> Any:  # fmt: skip
         b, i, u = backend.ops(plan, base, indices, updates)
         out = b.copy()
-        target, moved = np.moveaxis(out, axis, 0), np.moveaxis(u, axis, 0)
+        target = np.moveaxis(out, axis, 0)  # numpy's AxisError for an axis out of range
+        first = axis % b.ndim
+        # numba takes one 1-d index array: the indices flattened, the updates' index
+        # dimensions moved first and flattened alike (numpy's ValueError on a bad shape)
+        moved = np.moveaxis(u, range(first, first + i.ndim), range(i.ndim))
+        moved = moved.reshape((i.size, *target.shape[1:]))
+        i = i.reshape(-1)
         with backend.quiet():
             (_scatter_add_first if add else _scatter_first)(target, i, moved)
         backend.allocated()
