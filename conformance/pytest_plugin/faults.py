@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from conformance.host.first_call import largest_allowance
 from conformance.judge.runner import Watchdog
 from conformance.pytest_plugin.fields import StateFields
 from conformance.report import FailureReport, decode_call, encode_call, repro_command, show_value
@@ -100,7 +101,8 @@ class FaultRecords(StateFields):
         if self._inflight_fd is not None:
             self._write_inflight(self._current)
         if self._watchdog is None and self.timeout:
-            self._watchdog = Watchdog(watchdog_limit(self.timeout), self._hung)
+            allowance = largest_allowance(list(self._backends.values()))  # a first call's compile
+            self._watchdog = Watchdog(watchdog_limit(self.timeout + allowance), self._hung)
         if self._watchdog is not None:
             self._watchdog.arm()
 
@@ -152,9 +154,12 @@ class FaultRecords(StateFields):
         the call as a hang."""
 
         assert self.timeout is not None
-        limit = watchdog_limit(self.timeout) + 2  # after the worker's own watchdog
         while os.path.isdir(directory):
             time.sleep(0.5)
+            allowance = largest_allowance(
+                list(self._backends.values())
+            )  # after the worker's watchdog
+            limit = watchdog_limit(self.timeout + allowance) + 2
             try:
                 names = os.listdir(directory)
             except OSError:

@@ -6,6 +6,7 @@ import time
 from typing import Any
 
 from conformance.findings.authority import AUTHORITIES
+from conformance.host.first_call import allowance_of
 from conformance.model.versions import backend_version, plancheck_version
 from conformance.pytest_plugin.fields import StateFields
 from conformance.pytest_plugin.terminal_summary import header_lines, write_summary
@@ -53,6 +54,7 @@ class Reporting(StateFields):
                 "unsupported": {label: sorted(self.unsupported_by(label)) for label in self.labels},
                 "ulp_budgets": self.ulp_budgets,
                 "timeout_s": self.timeout,
+                "first_call_allowance_s": {b: allowance_of(self.backend(b)) for b in self.labels},
                 "xfail": [d.selector for d in self.deviations],
                 "judge": [a for a in AUTHORITIES if a in self.judged],
             },

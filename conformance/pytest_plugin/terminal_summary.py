@@ -20,6 +20,7 @@ import dataclasses
 import time
 from typing import TYPE_CHECKING, Any
 
+from conformance.host.first_call import statement
 from conformance.model.sanitize import terminal_text
 from conformance.model.versions import backend_version, plancheck_version
 from conformance.report.markdown import (
@@ -57,7 +58,10 @@ def header_lines(state: Reporting) -> list[str]:
     ]
     for label in state.labels:
         version = terminal_text(backend_version(state.backend(label)), 200)
-        lines.append(f"backend {terminal_text(label, 200)}: {version}")
+        allowance = statement(getattr(state.backend(label), "info", {}))  # compile time
+        lines.append(
+            f"backend {terminal_text(label, 200)}: {version}{allowance and '; '}{allowance}"
+        )
     return lines
 
 
