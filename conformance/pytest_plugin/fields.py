@@ -55,6 +55,8 @@ class StateFields:
         all_plans: tuple[OperationPlan, ...]
         plans: tuple[OperationPlan, ...]
         is_worker: bool
+        #: the hosts of the backends this process has loaded, by label
+        _backends: dict[str, BackendHost]
         # -- hung and crashed calls (faults) ---------------------------------------
         _inflight_fd: int | None
         _watchdog: Watchdog | None
