@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from conformance.host.first_call import statement
 from conformance.model.sanitize import terminal_text
@@ -33,16 +33,13 @@ from conformance.report.markdown import (
 )
 from conformance.report.table import counted, failing_calls
 
-if TYPE_CHECKING:
-    from conformance.pytest_plugin.reporting import Reporting
-
 __all__ = ["header_lines", "write_summary"]
 
 #: a terminal line longer than this is cut (with a visible marker)
 _LINE_LIMIT = 20_000
 
 
-def header_lines(state: Reporting) -> list[str]:
+def header_lines(state: Any) -> list[str]:
     """What the run is: plancheck's version, each backend with the version it runs,
     the profile, the seed (enough to repeat the run) and the number of plans."""
     operations = len({p.operation for p in state.plans})
@@ -65,7 +62,7 @@ def header_lines(state: Reporting) -> list[str]:
     return lines
 
 
-def write_summary(state: Reporting, terminalreporter: Any, exitstatus: Any) -> None:
+def write_summary(state: Any, terminalreporter: Any, exitstatus: Any) -> None:
     """The plancheck part of pytest's terminal summary for the plugin state *state*."""
     if state.is_worker or not state.labels:
         return
