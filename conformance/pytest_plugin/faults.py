@@ -35,6 +35,7 @@ import pytest
 
 from conformance.host.first_call import largest_allowance
 from conformance.judge.runner import Watchdog
+from conformance.pytest_plugin.fields import StateFields
 from conformance.report import FailureReport, decode_call, encode_call, repro_command, show_value
 
 if TYPE_CHECKING:
@@ -73,7 +74,7 @@ def _describe_call(failure: Any, call_data: Any, label: str, what: str) -> None:
     failure.note = f"{what}: {call.note or call.operation}"
 
 
-class FaultRecords:
+class FaultRecords(StateFields):
     """The in-flight file, the watchdogs and the hang and crash records of
     :class:`~conformance.pytest_plugin.state.PlancheckState` (whose attributes they use)."""
 
