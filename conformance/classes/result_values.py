@@ -75,9 +75,10 @@ def exact_integer_results(call: Call) -> list[int | None]:
         rule = REFERENCES[call.operation].int_rule
         return [_checked(rule, row) for row in elementwise_rows(call.operation, operands)]
     if family is Family.REDUCE and call.operation == "reduce_sum":
-        return [sum(g) for g in groups(operands[0], call.parameters.get("axis"))]
+        (tensor,) = _tensors(call.operation, operands)
+        return [sum(g) for g in groups(tensor, call.parameters.get("axis"))]
     if family is Family.MATMUL:
-        a, b = operands
+        a, b = _tensors(call.operation, operands)
         (m, k), (_, n) = a.shape, b.shape
         return [
             sum(a.values[i * k + t] * b.values[t * n + j] for t in range(k))
@@ -85,6 +86,18 @@ def exact_integer_results(call: Call) -> list[int | None]:
             for j in range(n)
         ]
     raise NotImplementedError(f"{plan.describe()}: no exact integer result measurement")
+
+
+def _tensors(operation: str, operands: Sequence[int | Tensor]) -> list[Tensor]:
+    """The operands of a reduction or a matmul, each a Tensor; TypeError naming the first
+    that is a scalar (these operations take no weak scalar operand)."""
+    for position, operand in enumerate(operands):
+        if not isinstance(operand, Tensor):
+            raise TypeError(
+                f"{operation}: operand {position} is the scalar {operand!r}; "
+                f"this exact integer result needs a Tensor there"
+            )
+    return [o for o in operands if isinstance(o, Tensor)]
 
 
 def _checked(rule: Any, row: Sequence[Any]) -> int | None:

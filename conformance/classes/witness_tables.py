@@ -201,7 +201,7 @@ def _exact_fraction(value: Any) -> Fraction | None:
         return Fraction(int(value))
     if isinstance(value, Fraction):
         return value
-    as_float = float(value)  # type: ignore[arg-type]
+    as_float = float(value)
     if math.isnan(as_float) or math.isinf(as_float):
         return None
     return Fraction(as_float)

@@ -242,7 +242,7 @@ def dumps(data: dict[str, Any]) -> str:
 @functools.cache
 def load() -> dict[str, Any]:
     """The shipped data (``conformance/generate/data/accumulator_witnesses.json``)."""
-    text = importlib.resources.files(__package__).joinpath("data", DATA_FILE).read_text()
+    text = (importlib.resources.files(__package__) / "data" / DATA_FILE).read_text()
     return json.loads(text)
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 from conformance.classes import witness_tables
 from conformance.classes.boundary import (
@@ -153,6 +153,14 @@ def _fit_row(plan: OperationPlan, row: Sequence[Any]) -> tuple[Any, ...] | None:
     return witness_tables.fit_operands(plan, row)
 
 
+class _GroupOptions(TypedDict, total=False):
+    """The keyword options of :func:`_embed` a group example passes (each optional)."""
+
+    k: int
+    largest: bool
+    descending: bool
+
+
 def _embed(
     plan: OperationPlan,
     group: Sequence[Any],
@@ -211,7 +219,7 @@ def _arithmetic_examples(plan: OperationPlan) -> list[Call]:
     calls_ = []
     for cls, rows in arithmetic_witnesses(plan).items():
         for row in rows[:1] if cls is not B.INT32_RESULT_OVERFLOW else rows:
-            raises = ()
+            raises: tuple[type[Exception], ...] = ()
             call = _elementwise_rows(plan, [row], f"witness of {cls.name}")[0]
             if B.INT32_RESULT_OVERFLOW in classes_hit(call):
                 raises = (OverflowError,)
@@ -225,7 +233,7 @@ def _arithmetic_examples(plan: OperationPlan) -> list[Call]:
 def _group_examples(plan: OperationPlan) -> list[Call]:
     facts = plan_facts(plan)
     accumulation = plan.accumulation
-    groups: list[tuple[Sequence[Any], str, dict[str, Any]]] = []
+    groups: list[tuple[Sequence[Any], str, _GroupOptions]] = []
     if accumulation in (Accumulation.FLOATING, Accumulation.SEQUENTIAL_BINARY32):
         groups += [(g, "a sum group", {}) for g in SUM_GROUPS]
     if accumulation is Accumulation.EXACT_INTEGER:
@@ -236,7 +244,9 @@ def _group_examples(plan: OperationPlan) -> list[Call]:
         groups += [(g, "an extremum group", {}) for g in EXTREMUM_GROUPS]
     if facts.family in (Family.SORT, Family.TOPK):
         for row, k, largest in ORDER_GROUPS:
-            options = {"k": k, "largest": largest} if facts.family is Family.TOPK else {}
+            options: _GroupOptions = (
+                {"k": k, "largest": largest} if facts.family is Family.TOPK else {}
+            )
             groups.append((row, "a sort row", options))
             if facts.family is Family.SORT:
                 groups.append((row, "a sort row", {"descending": True}))

@@ -34,6 +34,7 @@ from conformance.classes.witness_tables import (
     weak_class_values,
     weak_representatives,
 )
+from conformance.generate.rule_operands import tensor_dtype
 from conformance.model.calls import Call, forward_arguments, parameters_of
 from oracle import (
     SUPPORTED_ACCUMULATOR_DTYPES,
@@ -364,5 +365,6 @@ def _elementwise_shaped(
             continue
         shape = next(shapes_iter)
         size = math.prod(shape)
-        operands.append(Tensor(operand.dtype, shape, (_neutral(operand.dtype),) * size))
+        dtype = tensor_dtype(operand)
+        operands.append(Tensor(dtype, shape, (_neutral(dtype),) * size))
     return _make(plan, operands, raises=raises, note=note)

@@ -35,6 +35,7 @@ from conformance.classes.witness_tables import (
     arithmetic_witnesses,
 )
 from conformance.generate.families import module_of
+from conformance.generate.rule_operands import tensor_dtype
 from conformance.model.calls import Call, Family, family_of, forward_arguments
 from oracle import Accumulation, Arithmetic, DType, OperandRole, OperationPlan, Tensor, binary32
 from oracle.dtypes import INT32_MAX, INT32_MIN
@@ -103,7 +104,7 @@ def _palette_calls(plan: OperationPlan) -> list[Call]:
         for axis, i in enumerate(tensors):
             values = _palette(plan.operands[i], per)
             shape = tuple(len(values) if a == axis else 1 for a in range(len(tensors)))
-            operands[i] = Tensor(plan.operands[i].dtype, shape, values)
+            operands[i] = Tensor(tensor_dtype(plan.operands[i]), shape, values)
         note = "result-class palette search: every combination of special operand values"
         call = plan_call(plan, forward_arguments(plan.operation, operands), note)
         if call is not None:
@@ -117,7 +118,7 @@ def _int32_pair_calls(plan: OperationPlan) -> list[Call]:
     for cls, tuples in arithmetic_witnesses(plan).items():
         for values in tuples:
             operands = [
-                Tensor(o.dtype, (), (v,)) if o.role is OperandRole.TENSOR else v
+                Tensor(tensor_dtype(o), (), (v,)) if o.role is OperandRole.TENSOR else v
                 for o, v in zip(plan.operands, values)
             ]
             note = f"Int32 result at or one past the range ({cls.name} operands)"

@@ -14,10 +14,18 @@ import math
 from collections.abc import Iterator
 from typing import Any
 
-from oracle import DType, OperationPlan, Tensor
+from oracle import DType, OperandPlan, OperationPlan, SimpleDType, Tensor
 from oracle.planner import OperandRole
 
-__all__ = ["Fault", "axis_faults", "empty_group", "plan_operands", "tensor", "tensor_positions"]
+__all__ = [
+    "Fault",
+    "axis_faults",
+    "empty_group",
+    "plan_operands",
+    "tensor",
+    "tensor_dtype",
+    "tensor_positions",
+]
 
 F32, I32, BOOL = DType.Float32, DType.Int32, DType.Bool
 
@@ -25,7 +33,18 @@ F32, I32, BOOL = DType.Float32, DType.Int32, DType.Bool
 Fault = tuple[str, list[Any], dict[str, Any]]
 
 
-def tensor(dtype: DType, shape: tuple[int, ...]) -> Tensor:
+def tensor_dtype(operand: OperandPlan) -> SimpleDType:
+    """The storage dtype of a tensor *operand* of a plan.
+
+    ValueError for a weak scalar, whose plan names no dtype (``OperandPlan.dtype``
+    is None exactly for those).
+    """
+    if operand.dtype is None:
+        raise ValueError(f"a weak scalar operand has no storage dtype: {operand!r}")
+    return operand.dtype
+
+
+def tensor(dtype: SimpleDType, shape: tuple[int, ...]) -> Tensor:
     """A tensor of *shape* with small distinct ordinary values (1, 2, 3, ...)."""
     size = math.prod(shape)
     if dtype is BOOL:
@@ -55,7 +74,7 @@ def plan_operands(plan: OperationPlan, shapes: dict[int, tuple[int, ...]]) -> li
         if operand.role is OperandRole.WEAK_SCALAR:
             found.append(_weak_value(plan, position))
         else:
-            found.append(tensor(operand.dtype, shapes.get(position, (2,))))
+            found.append(tensor(tensor_dtype(operand), shapes.get(position, (2,))))
     return found
 
 

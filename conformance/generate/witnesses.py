@@ -75,6 +75,7 @@ from conformance.classes.result import ResultClass, candidate_classes, result_cl
 from conformance.classes.unary import is_unary
 from conformance.exhaustive import plan_ids
 from conformance.generate import accumulator_witnesses, result_examples
+from conformance.generate.rule_operands import tensor_dtype
 from conformance.model.calls import Call, Family, family_of
 from oracle import (
     DType,
@@ -135,7 +136,7 @@ def unary_plan(identifier: str) -> OperationPlan:
 
 def plan_id(plan: OperationPlan) -> str:
     """``op:Float32`` / ``op:Int32`` of a unary *plan*."""
-    return f"{plan.operation}:{plan.operands[0].dtype.name}"
+    return f"{plan.operation}:{tensor_dtype(plan.operands[0]).name}"
 
 
 def _is_int(plan: OperationPlan) -> bool:
@@ -196,7 +197,7 @@ def threshold_edges(plan: OperationPlan) -> list[tuple[int, int]]:
             a, b = int(positions[i]), int(positions[i + 1])
             c, d = _bisect(plan, a, b, int(kinds[i]))
             pair = tuple(sorted(_kinds(plan, [c, d]).tolist()))  # the edge's own kinds
-            found.setdefault(pair, []).append((c, d))  # type: ignore[arg-type]
+            found.setdefault(pair, []).append((c, d))
         for pair_edges in found.values():
             edges.extend(dict.fromkeys([pair_edges[0], pair_edges[-1]]))
     return edges
@@ -392,7 +393,7 @@ def digest(data: dict[str, Any]) -> str:
 @functools.cache
 def load() -> dict[str, Any]:
     """The shipped witness data (``conformance/generate/data/witnesses.json``)."""
-    text = importlib.resources.files(__package__).joinpath("data", DATA_FILE).read_text()
+    text = (importlib.resources.files(__package__) / "data" / DATA_FILE).read_text()
     return json.loads(text)
 
 

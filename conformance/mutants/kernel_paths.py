@@ -136,7 +136,9 @@ def _int32_reduce_sum(above: int, combine: Combine) -> Kernel:
     """Int32 reduce_sum whose groups of more than *above* terms are summed by
     *combine* (the final narrowing checked as the CPU kernel does)."""
 
-    def kernel(backend: Any, plan: OperationPlan, x: Any, axis: Any = None, keepdims: Any = False):
+    def kernel(
+        backend: Any, plan: OperationPlan, x: Any, axis: Any = None, keepdims: Any = False
+    ) -> Any:
         if plan.accumulation is not Accumulation.EXACT_INTEGER:
             return KERNELS["reduce_sum"](backend, plan, x, axis, keepdims)
         data, shape = _layout(plan.operation, np.asarray(materialise(plan, 0, x)), axis, keepdims)
@@ -207,7 +209,9 @@ def _strided_fold(x: np.ndarray, select: Select) -> tuple[np.ndarray, np.ndarray
 def _strided_extremum(operation: str, select: Select) -> Kernel:
     """reduce_max/min whose strided path folds rows with *select*."""
 
-    def kernel(backend: Any, plan: OperationPlan, x: Any, axis: Any = None, keepdims: Any = False):
+    def kernel(
+        backend: Any, plan: OperationPlan, x: Any, axis: Any = None, keepdims: Any = False
+    ) -> Any:
         v = np.asarray(materialise(plan, 0, x))
         if not _strided_axes(operation, v, axis):
             return KERNELS[operation](backend, plan, x, axis, keepdims)

@@ -80,7 +80,9 @@ def _reordered_reduction(
 ) -> Kernel:
     """reduce_prod whose groups of more than *above* terms are combined by *combine*."""
 
-    def kernel(backend: Any, plan: OperationPlan, x: Any, axis: Any = None, keepdims: Any = False):
+    def kernel(
+        backend: Any, plan: OperationPlan, x: Any, axis: Any = None, keepdims: Any = False
+    ) -> Any:
         data, shape = _rows(plan, x, axis, keepdims)
         if data.shape[1] <= above:
             return KERNELS[operation](backend, plan, x, axis, keepdims)
@@ -138,7 +140,8 @@ def _conv_blocks_of_32(
                     index.append(slice(p * rd, p * rd + (n - 1) * s + 1, s))
                 view = xp[tuple(index)]
                 for c in range(group_channels):
-                    weight = weights[(slice(None), slice(None), c, *position)]
+                    weight_index = (slice(None), slice(None), c, *position)
+                    weight = weights[weight_index]
                     term = (
                         view[:, :, c, None] * weight.reshape(1, groups, per_group, *ones)
                     ).astype(F32)
@@ -226,7 +229,9 @@ def _float64_reduce_sum(
     on the last axis (or, with *off_last_axis*, on another), are summed by
     *combine(row)* instead."""
 
-    def kernel(backend: Any, plan: OperationPlan, x: Any, axis: Any = None, keepdims: Any = False):
+    def kernel(
+        backend: Any, plan: OperationPlan, x: Any, axis: Any = None, keepdims: Any = False
+    ) -> Any:
         v = np.asarray(materialise(plan, 0, x))
         if plan.accumulator_dtype is not DType.Float64 or _strided(v, axis) != off_last_axis:
             return KERNELS["reduce_sum"](backend, plan, x, axis, keepdims)

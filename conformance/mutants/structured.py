@@ -237,7 +237,8 @@ def _conv_fused_multiply_add(
                     index.append(slice(p * rd, p * rd + (n - 1) * s + 1, s))
                 view = xp[tuple(index)]
                 for c in range(group_channels):
-                    weight = weights[(slice(None), slice(None), c, *position)]
+                    weight_index = (slice(None), slice(None), c, *position)
+                    weight = weights[weight_index]
                     term = view[:, :, c, None].astype(F64) * weight.reshape(
                         1, groups, per_group, *ones
                     ).astype(F64)  # exact: no rounding of the product
@@ -325,7 +326,7 @@ def _sort_nans_first(
 
 
 def _valid_k(k: Any, extent: int) -> bool:
-    return isinstance(k, (int, np.integer)) and not isinstance(k, bool) and 0 <= k <= extent
+    return isinstance(k, (int, np.integer)) and not isinstance(k, bool) and bool(0 <= k <= extent)
 
 
 def _topk_nans_not_largest(

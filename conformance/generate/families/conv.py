@@ -21,6 +21,7 @@ from conformance.classes.boundary import (
     F32,
     LENGTHS,
     B,
+    Boundary,
     PlanFacts,
 )
 from conformance.generate.families.measures import Invalid as _Invalid
@@ -45,7 +46,13 @@ from oracle import OperationPlan, Tensor
 from oracle.conv_geometry import conv_geometry
 
 
-def _conv(call: Call, facts: PlanFacts, operands, parameters, hits) -> None:
+def _conv(
+    call: Call,
+    facts: PlanFacts,
+    operands: Sequence[Any],
+    parameters: dict[str, Any],
+    hits: set[Boundary],
+) -> None:
     lhs, rhs = operands
     try:
         g = conv_geometry(
@@ -89,7 +96,8 @@ def _conv(call: Call, facts: PlanFacts, operands, parameters, hits) -> None:
                     terms = []
                     for w_index in np.ndindex(*window):
                         for c in range(per_group):
-                            weight = rhs.values[rhs_array[(o, c, *w_index)]]
+                            rhs_index = (o, c, *w_index)
+                            weight = rhs.values[rhs_array[rhs_index]]
                             x = 0.0
                             coordinate = []
                             inside = True
@@ -103,7 +111,8 @@ def _conv(call: Call, facts: PlanFacts, operands, parameters, hits) -> None:
                                 coordinate.append(q // ld)
                             if inside:
                                 channel = group * per_group + c
-                                x = lhs.values[lhs_array[(n, channel, *coordinate)]]
+                                lhs_index = (n, channel, *coordinate)
+                                x = lhs.values[lhs_array[lhs_index]]
                             terms.append(float(np.float32(np.float32(x) * np.float32(weight))))
                     _sum_classes(terms, hits)
                     accumulation_classes(facts.plan, terms, hits)
@@ -188,7 +197,7 @@ def structural_examples(
     makes ordinary tensors (``tensor(shape, dtype=operand 0's, start=1.0)``)."""
     out: list[Call] = []
     base = dict(_CONV_1D_PLAIN)
-    variants = [
+    variants: list[tuple[dict[str, Any], tuple[int, ...], tuple[int, ...], str]] = [
         ({"window_strides": (2,)}, (1, 1, 5), (1, 1, 2), "stride 2"),
         ({"padding": ((1, 2),)}, (1, 1, 3), (1, 1, 2), "padding"),
         ({"lhs_dilation": (2,)}, (1, 1, 3), (1, 1, 2), "lhs dilation"),

@@ -98,7 +98,9 @@ def _copied_values(facts: PlanFacts, rows: Sequence[Sequence[Any]]) -> list[Any]
     return [row[0] for row in rows]
 
 
-def _elementwise(call: Call, facts: PlanFacts, operands: Sequence[Any], hits: set[Boundary]):
+def _elementwise(
+    call: Call, facts: PlanFacts, operands: Sequence[Any], hits: set[Boundary]
+) -> None:
     rows = _broadcast_rows(operands, hits)
     plan = facts.plan
     shapes = [o.shape for o in operands if isinstance(o, Tensor)]
@@ -165,6 +167,7 @@ def measure(
 @st.composite
 def _elementwise_calls(draw: Any, plan: OperationPlan) -> Call:
     tensor_positions = [i for i, o in enumerate(plan.operands) if o.role is OperandRole.TENSOR]
+    shapes: Sequence[tuple[int, ...]]
     if len(tensor_positions) >= 2:
         shapes = _broadcast_shapes(draw, len(tensor_positions))
     else:
@@ -332,7 +335,7 @@ def validation_rules(plan: OperationPlan) -> Iterator[Fault]:
     positions = tensor_positions(plan)
     if len(positions) >= 2:
         for position in positions:
-            shapes = {p: (2,) for p in positions}
+            shapes: dict[int, tuple[int, ...]] = {p: (2,) for p in positions}
             shapes[position] = (3,)
             yield (
                 f"shapes do not broadcast (operand {position} is (3,), the others (2,))",

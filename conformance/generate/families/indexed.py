@@ -41,7 +41,13 @@ from conformance.generate.primitives import (
     _tensor,
     _tensor_of,
 )
-from conformance.generate.rule_operands import Fault, plan_operands, tensor, tensor_positions
+from conformance.generate.rule_operands import (
+    Fault,
+    plan_operands,
+    tensor,
+    tensor_dtype,
+    tensor_positions,
+)
 from conformance.model.calls import Call, Family
 from oracle import OperationPlan, Tensor
 
@@ -62,7 +68,13 @@ def _index_classes(indices: Tensor, n: int, family: Family, hits: set[Boundary])
         hits.add(B.ERROR_SCATTER_DUPLICATE if family is Family.SCATTER else B.INDEX_DUPLICATE)
 
 
-def _indexed(call: Call, facts: PlanFacts, operands, parameters, hits) -> None:
+def _indexed(
+    call: Call,
+    facts: PlanFacts,
+    operands: Sequence[Any],
+    parameters: dict[str, Any],
+    hits: set[Boundary],
+) -> None:
     data, indices = operands[0], operands[1]
     axis = parameters.get("axis")
     if data.ndim == 0 or not _axis_ok(axis, data.ndim):
@@ -94,7 +106,8 @@ def _indexed(call: Call, facts: PlanFacts, operands, parameters, hits) -> None:
         i = indices.values[
             int(np.ravel_multi_index(index_position, indices.shape)) if indices.shape else 0
         ]
-        target = int(base_index[(*pre, i, *post)])
+        data_index = (*pre, i, *post)
+        target = int(base_index[data_index])
         targets.setdefault(target, [data.values[target]]).append(update)
     for terms in targets.values():
         _sum_classes(terms, hits)
@@ -161,6 +174,7 @@ def _invalid_indexed(draw: Any, plan: OperationPlan) -> Call:
         kinds.append("duplicate")
     kind = draw(st.sampled_from(kinds))
     good = list(draw(st.permutations(range(n))))[: draw(st.integers(0, n - 1))] if n > 1 else []
+    raises: tuple[type[Exception], ...]
     if kind == "negative":
         values, raises, note = [*good, draw(st.integers(-n - 2, -1))], (IndexError,), "negative"
     elif kind == "large":
@@ -306,7 +320,7 @@ def validation_rules(plan: OperationPlan) -> Iterator[Fault]:
         operands[positions[1]] = Tensor(I32, (len(values),), values)
         if family is not Family.GATHER:
             rows = len(values) if updates is None else updates
-            operands[positions[2]] = tensor(plan.operands[positions[2]].dtype, (rows, 2))
+            operands[positions[2]] = tensor(tensor_dtype(plan.operands[positions[2]]), (rows, 2))
         return operands
 
     yield "index 3 out of range [0, 3)", call((0, 3)), {"axis": 0}

@@ -17,6 +17,7 @@ from conformance.classes.boundary import (
     I32,
     LENGTHS,
     B,
+    Boundary,
     PlanFacts,
 )
 from conformance.generate.accumulator_witnesses import witness as accumulator_witness
@@ -51,7 +52,7 @@ def _terms_of_products(plan: OperationPlan, a: Any, b: Any) -> Any:
     return int(a) * int(b)
 
 
-def _matmul(call: Call, facts: PlanFacts, operands, hits) -> None:
+def _matmul(call: Call, facts: PlanFacts, operands: Sequence[Any], hits: set[Boundary]) -> None:
     a, b = operands
     if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[0]:
         hits.add(B.ERROR_SHAPE_MISMATCH)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, TypeGuard
 
 import numpy as np
 from hypothesis import strategies as st
@@ -67,7 +67,8 @@ from conformance.model.calls import Call, Family, ParameterKind
 from oracle import Accumulation, DType, OperationPlan, Tensor, binary32
 
 
-def _axis_ok(axis: Any, ndim: int) -> bool:
+def _axis_ok(axis: Any, ndim: int) -> TypeGuard[int | np.integer[Any]]:
+    """*axis* is one in-range axis of a rank-*ndim* tensor: an int (numpy's too), not a bool."""
     return (
         isinstance(axis, (int, np.integer))
         and not isinstance(axis, (bool, np.bool_))
@@ -110,7 +111,13 @@ def _groups(tensor: Tensor, axes: Sequence[int]) -> list[list[Any]]:
     return [[tensor.values[i] for i in row] for row in flat.tolist()]
 
 
-def _reduction(call: Call, facts: PlanFacts, operands, parameters, hits) -> None:
+def _reduction(
+    call: Call,
+    facts: PlanFacts,
+    operands: Sequence[Any],
+    parameters: dict[str, Any],
+    hits: set[Boundary],
+) -> None:
     x = operands[0]
     kind = facts.axis_kind()
     assert kind is not None
