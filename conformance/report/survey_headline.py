@@ -334,13 +334,20 @@ def headline(report: Mapping[str, Any], backend: str | None = None) -> str:
         parts.append(f"{calls:,} calls in {ops} operations not measured (no mapping)")
     worst = worst_witness(report, backend=backend)
     if worst is not None:
-        parts.append(f"least accurate result (a normal number): {worst.describe()}")
+        parts.append(f"least accurate result measured (a normal number): {worst.describe()}")
     largest = _largest_class(report, backend)
     if largest is not None and (worst is None or largest["max_ulp"] > worst.ulp):
+        worst_case = largest.get("worst") if isinstance(largest.get("worst"), Mapping) else {}
+        where = (
+            f"at {largest['operation']}({label_inputs(str(worst_case['inputs']))}) = "
+            f"{worst_case.get('actual')} for {worst_case.get('expected')}"
+            if worst_case.get("inputs") and worst_case.get("ulp") == largest["max_ulp"]
+            else "that input is not listed"
+        )
         parts.append(
             f"largest ULP distance of an accuracy class: {largest['operation']} "
             f"{largest['max_ulp']:,} ULP ({largest['class']}, over {largest.get('count', '?')}"
-            " cases; that input is not listed)"
+            f" cases; {where})"
         )
     parts.append(f"measured with {configuration_phrase(report, backend)}")
     return f"**`{backend}`**: " + "; ".join(parts)
