@@ -326,6 +326,10 @@ def library_of(page: Path) -> str | None:
     return match["name"].strip() if match else None
 
 
+#: what the library column says of a report measured before issue 28
+_OLD_CODE = " -- measured on the old code (before issue 27), not re-measured"
+
+
 def _machine_of_record(configuration: Mapping[str, Any]) -> str:
     """The machine as the host recorded it: CPU, instruction-set extensions, cores."""
     found = configuration.get("machine") or {}
@@ -363,13 +367,14 @@ def _library_table(
     else:
         versions = document.get("backend_versions") or {}
         library, _ = readme.get(backend, ("", ""))
+        library = library.split(_OLD_CODE)[0]  # the README row this page wrote last time
         recorded = str(versions.get(backend, ""))
         if recorded.startswith("plancheck "):  # the backend host's proxy, not the library
             recorded = ""
         library = library or library_of(directory / f"{backend}.md") or recorded or backend
         if recorded and recorded not in library:
             library += f" (report: {recorded})"
-        library += " -- measured on the old code (before issue 27), not re-measured"
+        library += _OLD_CODE
         headline = f"NOT RE-MEASURED (the old code, before issue 27): {headline}"
         machine = machine_of(directory / f"{backend}.md")
     classes = _library_classes(document, backend)
