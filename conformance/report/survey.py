@@ -123,6 +123,8 @@ class LibraryTable:
     not_measured: Mapping[str, int] = field(default_factory=dict)
     #: ``operation@class`` of every library class of the report
     class_keys: frozenset[str] = frozenset()
+    #: the classes the headline names (its least accurate result's, its largest distance's)
+    headline_classes: tuple[str, ...] = ()
 
     @property
     def conforming(self) -> int:
@@ -399,6 +401,7 @@ def _library_table(
         composed_classes=composed,
         not_measured=_not_measured(document, backend),
         class_keys=frozenset(f"{c['operation']}@{c['class']}" for c in classes),
+        headline_classes=tuple(survey_headline.headline_classes(document, backend)),
     )
 
 
@@ -518,6 +521,18 @@ def _library_row(t: LibraryTable, total: int) -> str:
     )
 
 
+def _headline_upstream(t: LibraryTable, entries: Sequence[Any]) -> str:
+    """`` Upstream: `key`: status; ...`` for the classes *t*'s headline names."""
+    if not t.headline_classes:
+        return ""
+    found = survey_upstream.by_class(entries, t.backend)
+    cells = [
+        f"`{key}`: {survey_upstream.cell(found.get(key)) or 'not searched'}"
+        for key in t.headline_classes
+    ]
+    return "  Upstream: " + "; ".join(_md(c) for c in cells) + "."
+
+
 def upstream_lines(survey: Survey, entries: Sequence[Any]) -> list[str]:
     """The upstream status of every class the headlines name, one table a library."""
     lines = [
@@ -585,8 +600,19 @@ def render_markdown(survey: Survey, upstream: Sequence[Any] | None = None) -> st
         "|---|---|---|---|---|---:|---:|---|---:|---|---|---|",
     ]
     lines += [_library_row(t, total) for t in survey.libraries]
-    lines += ["", "## Headline deviations (from each report's data)", ""]
-    lines += [f"* **`{t.backend}`**: {_md(t.headline)}" for t in survey.libraries]
+    lines += [
+        "",
+        "## Headline deviations (from each report's data)",
+        "",
+        "Each sentence is written from the library's report alone; *upstream* gives, for "
+        "each class the sentence names, whether the maintainers know it (the table below "
+        "has the other headline classes).",
+        "",
+    ]
+    lines += [
+        f"* **`{t.backend}`**: {_md(t.headline)}." + _headline_upstream(t, upstream or ())
+        for t in survey.libraries
+    ]
     if upstream:
         lines += upstream_lines(survey, upstream)
     lines += [

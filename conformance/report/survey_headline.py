@@ -34,6 +34,7 @@ __all__ = [
     "authority_counts",
     "configuration_phrase",
     "headline",
+    "headline_classes",
     "label_float32",
     "label_inputs",
     "label_integer",
@@ -111,6 +112,8 @@ class Witness:
     expected_bits: int
     actual_bits: int
     ulp: int
+    #: ``operation@class`` of the class it was listed in (None: a failure record's element)
+    key: str | None = None
 
     @property
     def error(self) -> Fraction:
@@ -166,17 +169,23 @@ def _worst_mismatch(c: Mapping[str, Any]) -> dict[str, Any] | None:
 
 def _mismatches(report: Mapping[str, Any], backend: str | None = None):
     composed = {c["operation"] for c in report.get("deviation_classes") or () if c.get("composed")}
+    accuracy = {  # a failure record's element counts for its operation's accuracy class
+        c["operation"]: f"{c['operation']}@{c['class']}"
+        for c in library_classes(report, backend)
+        if c.get("class") in ACCURACY_CLASSES
+    }
     for record in report.get("failures") or ():
         if record.get("operation") in composed:
             continue
         for m in record.get("mismatches") or ():
-            yield record.get("operation", "?"), m
+            operation = record.get("operation", "?")
+            yield operation, m, accuracy.get(operation)
     for c in library_classes(report, backend):
         for m in c.get("example", {}).get("mismatches") or ():
-            yield c["operation"], m
+            yield c["operation"], m, f"{c['operation']}@{c['class']}"
         worst = _worst_mismatch(c)
         if worst is not None:
-            yield c["operation"], worst
+            yield c["operation"], worst, f"{c['operation']}@{c['class']}"
 
 
 def worst_witness(
@@ -190,7 +199,7 @@ def worst_witness(
     class's ``worst`` case (its inputs recorded); the adapter's compositions are left
     out."""
     best: Witness | None = None
-    for operation, m in _mismatches(report, backend):
+    for operation, m, key in _mismatches(report, backend):
         ulp, e, a = m.get("ulp"), m.get("expected_bits"), m.get("actual_bits")
         if not isinstance(ulp, int) or not isinstance(e, int) or not isinstance(a, int):
             continue
@@ -202,7 +211,7 @@ def worst_witness(
         if normal_only and abs(value) < _MIN_NORMAL:
             continue
         if best is None or ulp > best.ulp:
-            best = Witness(operation, str(m.get("inputs", "")), e, a, ulp)
+            best = Witness(operation, str(m.get("inputs", "")), e, a, ulp, key)
     return best
 
 
@@ -302,6 +311,19 @@ def not_measured_counts(report: Mapping[str, Any], backend: str) -> tuple[int, i
     entries = (report.get("not_measured") or {}).get(backend) or ()
     calls = sum(int(e.get("count") or 0) for e in entries)
     return calls, len({e.get("operation") for e in entries})
+
+
+def headline_classes(report: Mapping[str, Any], backend: str) -> list[str]:
+    """The classes (``operation@class``) the sentence names: the least accurate result's
+    and the largest accuracy distance's, when the sentence names them."""
+    found = []
+    worst = worst_witness(report, backend=backend)
+    if worst is not None and worst.key:
+        found.append(worst.key)
+    largest = _largest_class(report, backend)
+    if largest is not None and (worst is None or largest["max_ulp"] > worst.ulp):
+        found.append(f"{largest['operation']}@{largest['class']}")
+    return list(dict.fromkeys(found))
 
 
 def headline(report: Mapping[str, Any], backend: str | None = None) -> str:
