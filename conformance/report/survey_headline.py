@@ -264,12 +264,16 @@ def _device(found: Any) -> str | None:
 
 
 def _pool(pool: Mapping[str, Any]) -> str:
-    """A threadpoolctl pool: ``openblas 0.3.31 (numpy's) 2``."""
-    owner = str(pool.get("filepath") or "").replace("\\", "/").split("/")
-    package = owner[-2].removesuffix(".libs") if len(owner) >= 2 else "?"
-    return (
-        f"{pool.get('internal_api')} {pool.get('version')} ({package}'s) {pool.get('num_threads')}"
-    )
+    """A threadpoolctl pool: ``openblas 0.3.31 (numpy's) 2``; the package is the folder
+    that holds the library (``paddle/libs/libiomp5.so``: paddle's)."""
+    parts = str(pool.get("filepath") or "").replace(chr(92), "/").split("/")[:-1]
+    while parts and parts[-1] in ("libs", "lib", "lib64"):
+        parts.pop()
+    package = parts[-1].removesuffix(".libs") if parts else "?"
+    if str(pool.get("filepath") or "").startswith(("/usr/", "/lib")):
+        package = "the system"
+    version = f" {pool['version']}" if pool.get("version") else ""
+    return f"{pool.get('internal_api')}{version} ({package}'s) {pool.get('num_threads')}"
 
 
 def _thread_phrases(threads: Mapping[str, Any]) -> list[str]:
