@@ -169,9 +169,11 @@ def test_every_committed_report_gets_a_sentence_from_its_data(backend: str) -> N
     sentence = sh.headline(report, backend)
     classes = [c for c in report["deviation_classes"] if not c.get("composed")]
     assert sentence.startswith(f"**`{backend}`**: {len(classes)} deviation classes")
+    folded = any(c["class"] == "wrong-value:accuracy" for c in classes)  # issue 27's judge
+    ranked = ("wrong-value:accuracy",) if folded else sh.ACCURACY_CLASSES
     accuracy = [
         c["max_ulp"] for c in classes
-        if c["class"] in sh.ACCURACY_CLASSES and not c["operation"].startswith("_")
+        if c["class"] in ranked and not c["operation"].startswith("_")
         and isinstance(c["max_ulp"], int)
     ]  # fmt: skip
     witness = sh.worst_witness(report, backend=backend)
