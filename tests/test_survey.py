@@ -131,11 +131,15 @@ CONFIGURATION = {
 def test_a_remeasured_report_gives_its_own_library_machine_and_counts(docs: Path) -> None:
     document = _report(
         "numpy-native",
-        {"add": "conforms", "exp": "FAIL", "gelu": "FAIL"},
-        {"exp": ["wrong-value:accuracy"], "gelu": ["wrong-value:accuracy"]},
+        {"add": "conforms", "exp": "FAIL", "gelu": "FAIL", "neg": "FAIL"},
+        {
+            "exp": ["wrong-value:accuracy"],
+            "gelu": ["wrong-value:accuracy"],
+            "neg": ["wrong-exception:convention"],
+        },
     )
     for c in document["deviation_classes"]:
-        c["authority"] = "reference"
+        c["authority"] = "convention" if c["operation"] == "neg" else "reference"
         c["composed"] = "x * Phi(x)" if c["operation"] == "gelu" else None
     document["configuration"] = {"numpy-native": CONFIGURATION}
     document["not_measured"] = {
@@ -149,12 +153,14 @@ def test_a_remeasured_report_gives_its_own_library_machine_and_counts(docs: Path
         "(not readable), openblas 0.3 (numpy's) 2"
     )
     assert table.machine == "AMD EPYC (avx2, avx512f); 2 cores; Python 3.11.7, Linux"
-    assert table.class_count == 1 and table.composed_classes == 1  # gelu is the adapter's
+    assert table.class_count == 2 and table.composed_classes == 1  # gelu is the adapter's
+    # add conforms; neg differs from a convention only: not a violation
+    assert table.conforming == 1 and table.without_violation == 2
     assert table.cells["gelu"] == COMPOSED and table.cells["exp"] == ("wrong-value:accuracy",)
     assert table.not_measured == {"sort": 4}
     assert table.headline.startswith(
-        "1 deviation classes in 1 operations; by authority: "
-        "0 specification, 1 reference, 0 convention; 1 more in "
+        "2 deviation classes in 2 operations; by authority: "
+        "0 specification, 1 reference, 1 convention; 1 more in "
         "the adapter's compositions"
     )
     text = render_markdown(load_survey(docs / "backends", docs / "README.md"))

@@ -125,11 +125,27 @@ class LibraryTable:
     class_keys: frozenset[str] = frozenset()
     #: the classes the headline names (its least accurate result's, its largest distance's)
     headline_classes: tuple[str, ...] = ()
+    #: ``operation@class`` -> its authority (``specification``, ``reference``, ``convention``)
+    authorities: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def conforming(self) -> int:
         """Operations conforming on every plan."""
         return sum(1 for cell in self.cells.values() if cell == CONFORMS)
+
+    @property
+    def without_violation(self) -> int:
+        """Operations with no class resting on the specification or the reference: they
+        conform, or differ only from plancheck's conventions (a difference, not a violation)."""
+        return sum(
+            1
+            for operation, cell in self.cells.items()
+            if cell == CONFORMS
+            or (
+                isinstance(cell, tuple)
+                and all(self.authorities.get(f"{operation}@{c}") == "convention" for c in cell)
+            )
+        )
 
     @property
     def measured(self) -> int:
@@ -402,6 +418,7 @@ def _library_table(
         not_measured=_not_measured(document, backend),
         class_keys=frozenset(f"{c['operation']}@{c['class']}" for c in classes),
         headline_classes=tuple(survey_headline.headline_classes(document, backend)),
+        authorities={f"{c['operation']}@{c['class']}": str(c["authority"]) for c in classes},
     )
 
 
@@ -514,7 +531,8 @@ def _library_row(t: LibraryTable, total: int) -> str:
     not_measured = sum(t.not_measured.values())
     return (
         f"| `{t.backend}` | {_md(t.library)} | {_md(t.machine)} | {measured} "
-        f"| {_md(t.plancheck_version)} | {t.conforming} of {total} | {t.class_count} | "
+        f"| {_md(t.plancheck_version)} | {t.conforming} of {total} | "
+        f"{t.without_violation} of {total} | {t.class_count} | "
         f"{' / '.join(str(t.authority_counts.get(a, 0)) for a in AUTHORITIES)} | "
         f"{t.composed_classes} | {not_measured:,} in {len(t.not_measured)} | "
         f"{repro} | [{t.backend}.md](./backends/{t.backend}.md) |"
@@ -594,10 +612,11 @@ def render_markdown(survey: Survey, upstream: Sequence[Any] | None = None) -> st
         "## Libraries",
         "",
         "| backend | library, as configured | machine | measured | plancheck | operations "
-        "conforming on every plan | the library's deviation classes | by authority "
+        "conforming on every plan | operations without a specification or reference class "
+        "(convention differences aside) | the library's deviation classes | by authority "
         "(specification / reference / convention) | classes of the adapter's compositions "
         "| calls not measured (operations) | reproduced | table |",
-        "|---|---|---|---|---|---:|---:|---|---:|---|---|---|",
+        "|---|---|---|---|---|---:|---:|---:|---|---:|---|---|---|",
     ]
     lines += [_library_row(t, total) for t in survey.libraries]
     lines += [
@@ -654,7 +673,8 @@ def render_markdown(survey: Survey, upstream: Sequence[Any] | None = None) -> st
 #: the README section whose table ``plancheck survey`` rewrites
 README_SECTION = "## Outside libraries, measured"
 README_HEADER = (
-    "| backend | library | operations conforming on every plan | headline deviations | table |"
+    "| backend | library | operations conforming on every plan (without a specification or "
+    "reference class) | headline deviations | table |"
 )
 
 
@@ -665,7 +685,8 @@ def readme_table(survey: Survey, prefix: str = "docs/backends/") -> list[str]:
     lines = [README_HEADER, "|---|---|---:|---|---|"]
     for t in survey.libraries:
         lines.append(
-            f"| `{t.backend}` | {_md(t.library)} | {t.conforming} of {total} | "
+            f"| `{t.backend}` | {_md(t.library)} | {t.conforming} of {total} "
+            f"({t.without_violation}) | "
             f"{_md(t.headline.rsplit('; measured with ', 1)[0])} | "
             f"[{t.backend}.md]({prefix}{t.backend}.md) |"
         )
