@@ -427,3 +427,14 @@ def test_a_library_without_a_readme_row_is_named_by_its_page(docs: Path) -> None
     numpy_table = load_survey(docs / "backends", docs / "README.md").libraries[0]
     assert numpy_table.library.startswith("numpy 9.1 (report: numpy-nativelib 9.9) -- measured")
     assert numpy_table.machine == "2 cores (shared; load 9-16)"
+
+
+def test_a_class_no_call_alone_shows_is_printed_with_why(docs: Path) -> None:
+    (docs / "backends" / "torch_repro.py").write_text(
+        "LIBRARY = 'torch'\nNOT_ALONE: dict[str, str] = {'add@hang': 'only inside the run'}\n"
+    )
+    table = load_survey(docs / "backends", docs / "README.md").libraries[1]
+    assert table.not_alone == {"add@hang": "only inside the run"}
+    text = render_markdown(load_survey(docs / "backends", docs / "README.md"))
+    assert "(1 class not alone: see below)" in text
+    assert "* `torch` `add@hang`: only inside the run" in text

@@ -34,6 +34,7 @@ does, the clause says what all of them should do.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -127,6 +128,8 @@ class LibraryTable:
     headline_classes: tuple[str, ...] = ()
     #: ``operation@class`` -> its authority (``specification``, ``reference``, ``convention``)
     authorities: Mapping[str, str] = field(default_factory=dict)
+    #: ``operation@class`` -> why no call of the library alone shows it (``NOT_ALONE``)
+    not_alone: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def conforming(self) -> int:
@@ -348,6 +351,20 @@ def library_of(page: Path) -> str | None:
 _OLD_CODE = " -- measured on the old code (before issue 27), not re-measured"
 
 
+def not_alone_of(module: Path) -> dict[str, str]:
+    """The ``NOT_ALONE`` literal of a reproduction module (read, never imported: it
+    imports its library): the classes no call of the library alone shows, with why."""
+    try:
+        tree = ast.parse(module.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError):
+        return {}
+    for node in tree.body:
+        target = getattr(node, "target", None) or (getattr(node, "targets", None) or [None])[0]
+        if isinstance(target, ast.Name) and target.id == "NOT_ALONE" and node.value is not None:
+            return {str(k): str(v) for k, v in ast.literal_eval(node.value).items()}
+    return {}
+
+
 def _machine_of_record(configuration: Mapping[str, Any]) -> str:
     """The machine as the host recorded it: CPU, instruction-set extensions, cores."""
     found = configuration.get("machine") or {}
@@ -419,6 +436,7 @@ def _library_table(
         class_keys=frozenset(f"{c['operation']}@{c['class']}" for c in classes),
         headline_classes=tuple(survey_headline.headline_classes(document, backend)),
         authorities={f"{c['operation']}@{c['class']}": str(c["authority"]) for c in classes},
+        not_alone=not_alone_of(directory / f"{backend}_repro.py"),
     )
 
 
@@ -527,6 +545,8 @@ METHOD = """\
 def _library_row(t: LibraryTable, total: int) -> str:
     repro = f"[{t.backend}_repro.py](./backends/{t.backend}_repro.py)" if (
         t.has_reproductions) else "no"  # fmt: skip
+    if t.not_alone:
+        repro += f" ({len(t.not_alone)} class not alone: see below)"
     measured = f"{t.date} (`{t.profile}`)" + ("" if t.remeasured else ", **old code**")
     not_measured = sum(t.not_measured.values())
     return (
@@ -632,6 +652,12 @@ def render_markdown(survey: Survey, upstream: Sequence[Any] | None = None) -> st
         f"* **`{t.backend}`**: {_md(t.headline)}." + _headline_upstream(t, upstream or ())
         for t in survey.libraries
     ]
+    alone = [(t.backend, k, why) for t in survey.libraries for k, why in t.not_alone.items()]
+    if alone:
+        lines += ["", "## Classes no call of the library alone reproduces", "",
+                  "Measured in the run, but not shown by any call of the library by itself "
+                  "(so not claimed as the library's behaviour alone):", ""]  # fmt: skip
+        lines += [f"* `{b}` `{k}`: {_md(why)}" for b, k, why in alone]
     if upstream:
         lines += upstream_lines(survey, upstream)
     lines += [

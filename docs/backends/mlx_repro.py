@@ -528,6 +528,17 @@ BY_CLASS |= {
 }
 
 
+#: classes of the report no call of mlx alone shows, with why (the survey prints them as
+#: not reproduced alone; tests/test_survey_reproductions.py accepts nothing else)
+NOT_ALONE: dict[str, str] = {
+    "reduce_prod@hang": (
+        "the empty product (mx.prod of Float32[0]) timed out after 10 s inside the run's "
+        "boundary examples of reduce_prod (twice, and with --op reduce_prod alone), but "
+        "returns 1.0 at once alone, after the axis errors of those examples, and in a "
+        "thread; the calls before it in the host that make it hang are not identified"
+    ),
+}
+
 #: issue 27 folded classes into one (``wrong-value:accuracy`` for 1-ulp, many-ulps and
 #: subnormal elements of a correctly rounded operation; ``wrong-exception:convention``
 #: for every exception type that is plancheck's convention; ``shape-or-dtype`` split):
