@@ -31,7 +31,8 @@ printed call is the failing call.  Reports measured before that print a
 the reproduction raises ``ConformsAlone`` with the length that shows the class,
 and the test accepts it only where ``docs/backends/examples-conforming-alone.json``
 records that very example with that length (a re-measured report drops out of
-the file: the test then requires its removal).
+the file: the test then requires its removal).  Since the re-measurement of
+2026-12-06 no report prints such an example and the file is gone.
 """
 
 from __future__ import annotations
