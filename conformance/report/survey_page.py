@@ -85,6 +85,8 @@ def page_section(document: Mapping[str, Any], backend: str) -> str | None:
         + (f" in {', '.join(f'`{o}`' for o in composed)};" if composed else ";"),
         f"* declared unsupported: {', '.join(f'`{u}`' for u in unsupported) or 'nothing'};",
         *_not_measured(document, backend),
+        f"* known deviations: [{backend}.xfail]({backend}.xfail), written from this report "
+        "(`python -m conformance.report.survey_xfail`);",
         "",
         "Headline (generated from the report): "
         + survey_headline.headline(document, backend).removeprefix(f"**`{backend}`**: ")
