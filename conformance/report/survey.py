@@ -359,9 +359,15 @@ def not_alone_of(module: Path) -> dict[str, str]:
     except (OSError, SyntaxError):
         return {}
     for node in tree.body:
-        target = getattr(node, "target", None) or (getattr(node, "targets", None) or [None])[0]
-        if isinstance(target, ast.Name) and target.id == "NOT_ALONE" and node.value is not None:
-            return {str(k): str(v) for k, v in ast.literal_eval(node.value).items()}
+        target: ast.expr
+        if isinstance(node, ast.AnnAssign):
+            target, value = node.target, node.value
+        elif isinstance(node, ast.Assign) and node.targets:
+            target, value = node.targets[0], node.value
+        else:
+            continue
+        if isinstance(target, ast.Name) and target.id == "NOT_ALONE" and value is not None:
+            return {str(k): str(v) for k, v in ast.literal_eval(value).items()}
     return {}
 
 
@@ -396,7 +402,7 @@ def _library_table(
     configuration = (document.get("configuration") or {}).get(backend)
     remeasured = isinstance(configuration, Mapping)
     headline = survey_headline.headline(document, backend).removeprefix(f"**`{backend}`**: ")
-    if remeasured:
+    if isinstance(configuration, Mapping):
         library = survey_headline.configuration_phrase(document, backend)
         machine = _machine_of_record(configuration)
     else:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -173,7 +173,9 @@ def _worst_mismatch(c: Mapping[str, Any]) -> dict[str, Any] | None:
     }
 
 
-def _mismatches(report: Mapping[str, Any], backend: str | None = None):
+def _mismatches(
+    report: Mapping[str, Any], backend: str | None = None
+) -> Iterator[tuple[str, Mapping[str, Any], str | None]]:
     composed = {c["operation"] for c in report.get("deviation_classes") or () if c.get("composed")}
     accuracy = {  # a failure record's element counts for its operation's accuracy class
         c["operation"]: f"{c['operation']}@{c['class']}"
@@ -377,7 +379,8 @@ def headline(report: Mapping[str, Any], backend: str | None = None) -> str:
         parts.append(f"least accurate result measured (a normal number): {worst.describe()}")
     largest = _largest_class(report, backend)
     if largest is not None and (worst is None or largest["max_ulp"] > worst.ulp):
-        worst_case = largest.get("worst") if isinstance(largest.get("worst"), Mapping) else {}
+        recorded = largest.get("worst")
+        worst_case: Mapping[str, Any] = recorded if isinstance(recorded, Mapping) else {}
         where = (
             f"at {largest['operation']}({label_inputs(str(worst_case['inputs']))}) = "
             f"{_labelled(worst_case.get('actual'))} for {_labelled(worst_case.get('expected'))}"
