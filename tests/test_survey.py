@@ -15,14 +15,17 @@ import pytest
 
 from conformance.cli import main
 from conformance.cli import survey as survey_command
+from conformance.report import survey_upstream
 from conformance.report.spec_clauses import CLAUSES, GENERAL, clause_for
 from conformance.report.survey import (
+    COMPOSED,
     CONFORMS,
     NOT_MEASURED,
     SURVEY_LIBRARIES,
     SurveyError,
     load_survey,
     render_markdown,
+    with_readme_table,
 )
 from conformance.report.survey_html import cell_colour, render_survey_html
 
@@ -63,7 +66,7 @@ README = """# x
 
 | backend | library | operations conforming on every plan | headline deviations | table |
 |---|---|---:|---|---|
-| `torch` | PyTorch 9 (1 thread) | 2 of 56 | Int32 wraps <script>alert(1)</script> | [torch.md](x) |
+| `torch` | PyTorch 9 (1 thread) <script>alert(1)</script> | 2 of 56 | Int32 wraps | [torch.md](x) |
 
 ## Next
 """
@@ -98,13 +101,71 @@ def test_the_grid_reads_each_report(docs: Path) -> None:
     assert torch_table.cells["add"] == ("missing-exception:int32-result-overflow",)
     assert numpy_table.conforming == 2 and torch_table.conforming == 1
     assert len(survey.operations) == 56
-    # the README row and the page give the library, headline and machine
-    assert torch_table.library == "PyTorch 9 (1 thread) (report: torchlib 9.9)"
-    assert torch_table.headline.startswith("Int32 wraps")
+    # a report without a configuration was measured on the old code: the README row and
+    # the page give the library and machine, and every sentence says it is not re-measured
+    old = " -- measured on the old code (before issue 27), not re-measured"
+    assert (
+        torch_table.library == "PyTorch 9 (1 thread) <script>alert(1)</script> (report: "
+        "torchlib 9.9)" + old
+    )
+    assert not torch_table.remeasured
+    assert torch_table.headline.startswith(
+        "NOT RE-MEASURED (the old code, before issue 27): 2 deviation classes in 2 operations"
+    )
     assert torch_table.machine == "a test box, 2 cores"
-    assert numpy_table.library == "numpy-nativelib 9.9"  # no README row: the report's version
-    assert "no row" in numpy_table.headline and "numpy-native.md is missing" in numpy_table.machine
+    assert numpy_table.library == "numpy-nativelib 9.9" + old  # no README row: the report's
+    assert "numpy-native.md is missing" in numpy_table.machine
     assert torch_table.has_reproductions and not numpy_table.has_reproductions
+
+
+CONFIGURATION = {
+    "library": "numpy", "version": "9.9", "device": "cpu",
+    "threads": {"blas_openmp": [{"internal_api": "openblas", "version": "0.3", "num_threads": 2,
+                                 "filepath": "/x/numpy.libs/libopenblas.so"}]},
+    "flags": {"process_flushes_subnormals": False},
+    "machine": {"cpu": "AMD EPYC", "isa": ["avx2", "avx512f"], "cores": 2, "affinity": 2,
+                "python": "3.11.7", "os": "Linux"},
+}  # fmt: skip
+
+
+def test_a_remeasured_report_gives_its_own_library_machine_and_counts(docs: Path) -> None:
+    document = _report(
+        "numpy-native",
+        {"add": "conforms", "exp": "FAIL", "gelu": "FAIL", "neg": "FAIL"},
+        {
+            "exp": ["wrong-value:accuracy"],
+            "gelu": ["wrong-value:accuracy"],
+            "neg": ["wrong-exception:convention"],
+        },
+    )
+    for c in document["deviation_classes"]:
+        c["authority"] = "convention" if c["operation"] == "neg" else "reference"
+        c["composed"] = "x * Phi(x)" if c["operation"] == "gelu" else None
+    document["configuration"] = {"numpy-native": CONFIGURATION}
+    document["not_measured"] = {
+        "numpy-native": [{"operation": "sort", "message": "no descending sort", "count": 4}]
+    }
+    _write(docs / "backends", "numpy-native", document)
+    table = load_survey(docs / "backends", docs / "README.md").libraries[0]
+    assert table.remeasured
+    assert (
+        table.library == "numpy 9.9, device cpu, threads: its own pool at its default "
+        "(not readable), openblas 0.3 (numpy's) 2"
+    )
+    assert table.machine == "AMD EPYC (avx2, avx512f); 2 cores; Python 3.11.7, Linux"
+    assert table.class_count == 2 and table.composed_classes == 1  # gelu is the adapter's
+    # add conforms; neg differs from a convention only: not a violation
+    assert table.conforming == 1 and table.without_violation == 2
+    assert table.cells["gelu"] == COMPOSED and table.cells["exp"] == ("wrong-value:accuracy",)
+    assert table.not_measured == {"sort": 4}
+    assert table.headline.startswith(
+        "2 deviation classes in 2 operations; by authority: "
+        "0 specification, 1 reference, 1 convention; 1 more in "
+        "the adapter's compositions"
+    )
+    text = render_markdown(load_survey(docs / "backends", docs / "README.md"))
+    assert "**Not re-measured:** `torch`" in text  # the other library is still the old code
+    assert "| 1 | 4 in 1 |" in text  # composed classes, calls not measured
 
 
 def test_disagreements_name_the_library_the_specification_supports(docs: Path) -> None:
@@ -158,7 +219,13 @@ def test_markdown_page(docs: Path) -> None:
     assert "| exp | accuracy | accuracy |" in text
     assert "| sqrt | not measured | not measured |" in text
     assert "plancheck survey --measure numpy-native --measure torch" in text
-    assert "| `torch` | PyTorch 9 (1 thread) (report: torchlib 9.9) | a test box, 2 cores |" in text
+    assert (
+        "| `torch` | PyTorch 9 (1 thread) <script>alert(1)</script> (report: torchlib 9.9) "
+        "-- measured on the old code (before issue 27), not re-measured | a test box, 2 cores "
+        "| 2026-12-03 (`ci`), **old code** |" in text
+    )
+    assert "## Method: what is measured, and what a deviation is" in text
+    assert "[docs/adapter-policy.md](adapter-policy.md)" in text
     assert "### add" in text and "### exp" not in text
 
 
@@ -292,10 +359,37 @@ def test_every_published_table_has_its_reproductions_beside_it(backend: str) -> 
 
 def test_committed_survey_page_is_current() -> None:
     survey = load_survey(BACKENDS_DOCS, ROOT / "README.md")
-    assert (ROOT / "docs" / "survey.md").read_text() == render_markdown(survey), (
+    upstream = survey_upstream.load()
+    assert (ROOT / "docs" / "survey.md").read_text() == render_markdown(survey, upstream), (
         "docs/survey.md is stale: run `plancheck survey` in the checkout"
     )
     assert (ROOT / "docs" / "survey.html").read_text() == render_survey_html(survey)
+    readme = (ROOT / "README.md").read_text()
+    assert with_readme_table(readme, survey) == readme, "the README's table is stale"
+
+
+def test_the_readme_table_is_rewritten_from_the_reports(docs: Path) -> None:
+    assert main(_survey(docs)) == 0
+    readme = (docs / "README.md").read_text()
+    assert "Int32 wraps" not in readme  # the hand-written headline is gone
+    assert "| `numpy-native` | numpy-nativelib 9.9 -- measured on the old code" in readme
+    assert "NOT RE-MEASURED (the old code, before issue 27): 2 deviation classes" in readme
+    assert readme.endswith("\n## Next\n")
+
+
+def test_the_upstream_table_marks_the_classes_this_report_has(docs: Path) -> None:
+    entry = survey_upstream.Entry(
+        backend="torch", headline="Int32 wraps", classes=(f"add@{WRAPS}", "mul@" + WRAPS),
+        status="known issue", references=({"kind": "issue", "ref": "pytorch/pytorch#1",
+                                           "url": "https://github.com/pytorch/pytorch/issues/1"},),
+        related=(), queries=(), reproduction=None, note=None,
+    )  # fmt: skip
+    text = render_markdown(load_survey(docs / "backends", docs / "README.md"), [entry])
+    assert "| Int32 wraps | `add@missing-exception:int32-result-overflow`, " in text
+    assert (
+        "| 1 of 2 | known issue: [pytorch/pytorch#1](https://github.com/pytorch/pytorch/"
+        "issues/1) |" in text
+    )
 
 
 def test_survey_error_is_a_value_error() -> None:
@@ -331,5 +425,16 @@ def test_a_library_without_a_readme_row_is_named_by_its_page(docs: Path) -> None
         " load 9-16);\n* measured today\n"
     )
     numpy_table = load_survey(docs / "backends", docs / "README.md").libraries[0]
-    assert numpy_table.library == "numpy 9.1 (report: numpy-nativelib 9.9)"
+    assert numpy_table.library.startswith("numpy 9.1 (report: numpy-nativelib 9.9) -- measured")
     assert numpy_table.machine == "2 cores (shared; load 9-16)"
+
+
+def test_a_class_no_call_alone_shows_is_printed_with_why(docs: Path) -> None:
+    (docs / "backends" / "torch_repro.py").write_text(
+        "LIBRARY = 'torch'\nNOT_ALONE: dict[str, str] = {'add@hang': 'only inside the run'}\n"
+    )
+    table = load_survey(docs / "backends", docs / "README.md").libraries[1]
+    assert table.not_alone == {"add@hang": "only inside the run"}
+    text = render_markdown(load_survey(docs / "backends", docs / "README.md"))
+    assert "(1 class not alone: see below)" in text
+    assert "* `torch` `add@hang`: only inside the run" in text

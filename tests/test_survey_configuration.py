@@ -162,3 +162,19 @@ def test_plancheck_own_backends_have_no_library_configuration() -> None:
         name = "cpu"
 
     assert configuration.record_backend(Own()) is None
+
+
+def test_the_host_records_the_configuration_of_the_library_it_loaded() -> None:
+    """The load reply carries the record made in the host, after the adapter loaded: the
+    report's ``configuration`` comes from there (None for plancheck's own backend)."""
+    from conformance.host.client import BackendHost
+
+    outside, own = BackendHost("numpy-native"), BackendHost("cpu")
+    try:
+        found = outside.configuration
+        assert found is not None and found["library"] == "numpy"
+        assert found["version"] == np.__version__ and found["machine"]["cores"] == os.cpu_count()
+        assert own.configuration is None
+    finally:
+        outside.close()
+        own.close()

@@ -156,7 +156,7 @@ def test_the_column_cell_names_the_reference_or_the_reproduction(tmp_path: Path)
     assert up.cell(rows["rem@wrong-value:spurious-nan"]).startswith(
         "known issue: [pytorch/pytorch#193753]"
     )
-    assert up.cell(rows["pow@wrong-value:many-ulps"]).startswith("not found")
+    assert up.cell(rows["pow@wrong-value:accuracy"]).startswith("not found")
 
 
 def test_a_reproduction_that_conforms_is_not_shown() -> None:

@@ -5,9 +5,11 @@
 ``DIR/<backend>.json`` (default ``docs/backends``) of the libraries in
 :data:`conformance.report.survey.SURVEY_LIBRARIES` and writes the survey
 (:mod:`conformance.report.survey`): ``docs/survey.md`` and
-``docs/survey.html`` by default.  With ``--measure NAME`` (repeatable) it
-first runs ``plancheck run --backend NAME --report DIR/NAME.json`` for each
-named library, so one command re-measures and regenerates.
+``docs/survey.html`` by default, and rewrites the table of the README's section
+"Outside libraries, measured" (one row a library, from its report) and the generated
+section of each re-measured library's page ``DIR/<backend>.md``.  With
+``--measure NAME`` (repeatable) it first runs ``plancheck run --backend NAME
+--report DIR/NAME.json`` for each named library, so one command re-measures and regenerates.
 
 Exit status: 0 the page is written; 2 a usage or input error, checked before
 anything runs (a name that is not a surveyed library, a library that is not
@@ -21,13 +23,21 @@ is expected.
 from __future__ import annotations
 
 import argparse
+import json
 import subprocess
 import sys
 from pathlib import Path
 
 from conformance.cli import backends_command
 from conformance.cli.messages import suggestion
-from conformance.report.survey import SURVEY_LIBRARIES, SurveyError, load_survey, render_markdown
+from conformance.report import survey_page, survey_upstream
+from conformance.report.survey import (
+    SURVEY_LIBRARIES,
+    SurveyError,
+    load_survey,
+    render_markdown,
+    with_readme_table,
+)
 from conformance.report.survey_html import render_survey_html
 
 __all__ = ["EXIT_STATUS", "add_arguments", "main"]
@@ -124,6 +134,24 @@ def _write(path: Path, text: str) -> None:
     temporary.replace(path)
 
 
+def _write_pages(reports: Path, backends: list[str]) -> int:
+    """Rewrite the generated section of each re-measured library's page
+    (:mod:`conformance.report.survey_page`); how many pages carry one."""
+    count = 0
+    for backend in backends:
+        page = reports / f"{backend}.md"
+        document = json.loads((reports / f"{backend}.json").read_text(encoding="utf-8"))
+        section = survey_page.page_section(document, backend)
+        if section is None or not page.is_file():
+            continue
+        text = page.read_text(encoding="utf-8")
+        rewritten = survey_page.with_page_section(text, section)
+        if rewritten != text:
+            _write(page, rewritten)
+        count += 1
+    return count
+
+
 def main(arguments: argparse.Namespace) -> int:
     names = list(dict.fromkeys(arguments.measure))
     problem = _measure_problem(names) or _path_problem(arguments)
@@ -139,16 +167,25 @@ def main(arguments: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return _USAGE if status == _USAGE else _INCOMPLETE
+    readme = Path(arguments.readme)
     try:
-        survey = load_survey(reports, Path(arguments.readme))
-    except SurveyError as error:
+        survey = load_survey(reports, readme)
+        upstream = survey_upstream.load() if survey_upstream.DEFAULT_PATH.is_file() else ()
+    except (SurveyError, survey_upstream.UpstreamDataError) as error:
         return _usage(str(error))
-    _write(Path(arguments.markdown), render_markdown(survey))
+    _write(Path(arguments.markdown), render_markdown(survey, upstream))
     _write(Path(arguments.html), render_survey_html(survey))
+    pages = _write_pages(reports, [t.backend for t in survey.libraries])
+    if readme.is_file():
+        text = readme.read_text(encoding="utf-8")
+        rewritten = with_readme_table(text, survey)
+        if rewritten != text:
+            _write(readme, rewritten)
     print(
         f"plancheck survey: {len(survey.libraries)} libraries "
         f"({', '.join(t.backend for t in survey.libraries)}), "
         f"{len(survey.disagreements())} operations where they disagree: wrote "
-        f"{arguments.markdown} and {arguments.html}"
+        f"{arguments.markdown} and {arguments.html}, the table of {arguments.readme} and the "
+        f"generated section of {pages} library pages"
     )
     return _WRITTEN

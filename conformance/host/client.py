@@ -111,6 +111,13 @@ class BackendHost:
         return str((self.info or self.ensure()).get("version", "unknown"))
 
     @property
+    def configuration(self) -> dict[str, Any] | None:
+        """The hosted library's whole configuration, recorded in the host after the
+        adapter loaded (:func:`conformance.model.configuration.record_backend`); None for
+        a backend that is no outside library's adapter."""
+        return (self.info or self.ensure()).get("configuration")
+
+    @property
     def composed(self) -> dict[str, str]:
         """The operations the hosted adapter composes from several library calls
         (operation -> how), from the backend's ``composed_operations``."""

@@ -46,6 +46,7 @@ from conformance.host import first_call, fpenv
 from conformance.host.identity import identity_of
 from conformance.host.segment import Segment
 from conformance.host.wire import encode_array, encode_tensor, raised_error, tensor_of_bits
+from conformance.model import configuration
 from conformance.model.capabilities import declared_by
 from conformance.model.versions import backend_version
 from oracle import Tensor
@@ -127,6 +128,7 @@ class Host:
             # what the backend runs (an adapter's library and version), asked here:
             # the judge sees only the host, never the backend's object
             "version": backend_version(self.backend),
+            "configuration": configuration.record_backend(self.backend),
             "unsupported": unsupported,
             "has_to_numpy": getattr(self.backend, "to_numpy", None) is not None,
             "has_allocations": isinstance(getattr(self.backend, "allocations", None), int),

@@ -49,6 +49,10 @@ class Reporting(StateFields):
             "backend_versions": {
                 label: backend_version(self.backend(label)) for label in self.labels
             },
+            # the library's whole configuration, recorded in its host (issue 28, item 4)
+            "configuration": {
+                label: getattr(self.backend(label), "configuration", None) for label in self.labels
+            },
             "operations": self.ops,
             "options": {
                 "unsupported": {label: sorted(self.unsupported_by(label)) for label in self.labels},

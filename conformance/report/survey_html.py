@@ -19,6 +19,7 @@ from conformance.findings.authority import AUTHORITIES
 from conformance.report.html import _CSS, FAIL_COLOUR
 from conformance.report.html_charts import _plural, _t
 from conformance.report.survey import (
+    COMPOSED,
     CONFORMS,
     NOT_MEASURED,
     Survey,
@@ -35,10 +36,11 @@ _CELL_W, _CELL_H, _CHAR = 110, 16, 6.8
 
 
 def cell_colour(cell: str | tuple[str, ...]) -> str:
-    """The fill of one grid cell: green conforms, grey not measured, red by class count."""
+    """The fill of one grid cell: green conforms, grey not measured (or only the
+    adapter's composition deviates), red by class count."""
     if cell == CONFORMS:
         return _CONFORMS_COLOUR
-    if cell == NOT_MEASURED:
+    if cell in (NOT_MEASURED, COMPOSED):  # a composition is the adapter's, not the library's
         return _NOT_MEASURED_COLOUR
     share = min(len(cell), DARKEST_AT) / DARKEST_AT
     low, high = (255, 205, 210), (183, 28, 28)  # light red to FAIL-like dark red

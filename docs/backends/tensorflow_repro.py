@@ -20,12 +20,14 @@ operation.
 
 from __future__ import annotations
 
+import json
 import os
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -992,9 +994,102 @@ TABLE: list[tuple[str, Callable[..., str], Callable[[], Any], Any]] = [
 # fmt: on
 
 #: ``operation@class`` -> a reproduction (raises AssertionError when not shown)
-REPRODUCTIONS: dict[str, Callable[[], str]] = {
+BY_CLASS: dict[str, Callable[[], str]] = {
     key: partial(check, call, required) for key, check, call, required in TABLE
 }
+
+# -- classes of the re-measured report (issue 27's spellings) with no earlier class
+# fmt: off
+_REMEASURED: list[tuple[str, Callable[..., str], Callable[[], Any], Any]] = [
+    *((f"_topk_{part}@missing-exception:error-bad-axis", accepts_invalid_call,
+       # the adapter moves the axis last with tnp.moveaxis, which takes a tuple too
+       (lambda part=part: getattr(tf.math.top_k(tnp.moveaxis(f32([2, 3], 0x3F800000,
+           0x40000000, 0x40400000, 0x40800000, 0x40A00000, 0x40C00000), (0,), -1), k=1,
+           sorted=True), part)),
+       (TypeError,)) for part in ("indices", "values")),
+    ("conv_general@wrong-exception:convention", raises_another_type,
+     lambda: conv(f32([1, 2, 3], 0x3F800000, 0x40000000, 0x40400000, 0x40800000, 0x40A00000,
+         0x40C00000), f32([2, 2, 2], 0x3F800000, 0x40000000, 0x40400000, 0x40800000,
+         0x40A00000, 0x40C00000, 0x40E00000, 0x41000000), (0,), ((0, 0),), (1,), (1,), 1),
+     (ValueError,)),
+]
+# fmt: on
+BY_CLASS |= {key: partial(check, call, required) for key, check, call, required in _REMEASURED}
+
+
+#: issue 27 folded classes into one (``wrong-value:accuracy`` for 1-ulp, many-ulps and
+#: subnormal elements of a correctly rounded operation; ``wrong-exception:convention``
+#: for every exception type that is plancheck's convention; ``shape-or-dtype`` split):
+#: a class of the re-measured report -> the class of the earlier report whose
+#: reproduction (above) shows it
+FOLDED: dict[str, str] = {
+    "_sort_indices@wrong-exception:convention": "_sort_indices@wrong-exception:error-bad-axis",
+    "_sort_values@wrong-exception:convention": "_sort_values@wrong-exception:error-bad-axis",
+    "_topk_indices@wrong-exception:convention": "_topk_indices@wrong-exception:error-bad-parameter",
+    "_topk_values@wrong-exception:convention": "_topk_values@wrong-exception:error-bad-parameter",
+    "add@wrong-exception:convention": "add@wrong-exception:error-shape-mismatch",
+    "argmax@wrong-exception:convention": "argmax@wrong-exception:error-bad-axis",
+    "argmin@wrong-exception:convention": "argmin@wrong-exception:error-bad-axis",
+    "clamp@raises-ValueError": "clamp@zero-size",
+    "clamp@wrong-exception:convention": "clamp@wrong-exception:error-shape-mismatch",
+    "conv_general@conv-negative-padding": "conv_general@conv-stride",
+    "conv_general@raises-ValueError": "conv_general@conv-stride",
+    "conv_general@wrong-value:shape": "conv_general@wrong-value:shape-or-dtype",
+    "cos@wrong-value:accuracy": "cos@wrong-value:1-ulp",
+    "cumsum@wrong-exception:convention": "cumsum@wrong-exception:error-bad-axis",
+    "div@wrong-exception:convention": "div@wrong-exception:error-shape-mismatch",
+    "elementwise_mul@wrong-exception:convention": "elementwise_mul@wrong-exception:error-shape-mismatch",  # noqa: E501
+    "elu@wrong-value:accuracy": "elu@wrong-value:1-ulp",
+    "eq@wrong-exception:convention": "eq@wrong-exception:error-shape-mismatch",
+    "erf@wrong-value:accuracy": "erf@wrong-value:1-ulp",
+    "exp2@wrong-value:accuracy": "exp2@wrong-value:1-ulp",
+    "exp2@wrong-value:exact-point": "exp2@wrong-value:subnormal",
+    "exp@wrong-value:accuracy": "exp@wrong-value:1-ulp",
+    "gather@wrong-exception:convention": "gather@wrong-exception:error-bad-axis",
+    "gelu@wrong-value:accuracy": "gelu@wrong-value:1-ulp",
+    "le@wrong-exception:convention": "le@wrong-exception:error-shape-mismatch",
+    "log2@wrong-value:accuracy": "log2@wrong-value:1-ulp",
+    "log2@wrong-value:exact-point": "log2@wrong-value:many-ulps",
+    "log@wrong-value:accuracy": "log@wrong-value:1-ulp",
+    "lt@wrong-exception:convention": "lt@wrong-exception:error-shape-mismatch",
+    "matmul@wrong-exception:convention": "matmul@wrong-exception:error-shape-mismatch",
+    "maximum@wrong-exception:convention": "maximum@wrong-exception:error-shape-mismatch",
+    "minimum@wrong-exception:convention": "minimum@wrong-exception:error-shape-mismatch",
+    "mul@wrong-exception:convention": "mul@wrong-exception:error-shape-mismatch",
+    "ne@wrong-exception:convention": "ne@wrong-exception:error-shape-mismatch",
+    "pow@wrong-exception:convention": "pow@wrong-exception:error-shape-mismatch",
+    "pow@wrong-value:accuracy": "pow@wrong-value:1-ulp",
+    "pow@wrong-value:exact-point": "pow@wrong-value:1-ulp",
+    "reduce_max@wrong-exception:convention": "reduce_max@wrong-exception:error-bad-axis",
+    "reduce_min@wrong-exception:convention": "reduce_min@wrong-exception:error-bad-axis",
+    "reduce_prod@wrong-exception:convention": "reduce_prod@wrong-exception:error-bad-axis",
+    "reduce_sum@wrong-exception:convention": "reduce_sum@wrong-exception:error-bad-axis",
+    "rem@wrong-exception:convention": "rem@wrong-exception:error-shape-mismatch",
+    "rsqrt@wrong-value:accuracy": "rsqrt@wrong-value:1-ulp",
+    "scatter@wrong-exception:convention": "scatter@wrong-exception:error-index-negative",
+    "scatter_add@wrong-exception:convention": "scatter_add@wrong-exception:error-index-negative",
+    "select@wrong-exception:convention": "select@wrong-exception:error-shape-mismatch",
+    "sigmoid@wrong-value:accuracy": "sigmoid@wrong-value:1-ulp",
+    "silu@wrong-value:accuracy": "silu@wrong-value:1-ulp",
+    "sin@wrong-value:accuracy": "sin@wrong-value:1-ulp",
+    "softplus@wrong-value:accuracy": "softplus@wrong-value:1-ulp",
+    "sub@wrong-exception:convention": "sub@wrong-exception:error-shape-mismatch",
+    "tanh@wrong-value:accuracy": "tanh@wrong-value:1-ulp",
+}
+
+
+def _published() -> list[str]:
+    """The classes of the report beside this file (``REPORT``)."""
+    data = json.loads(Path(__file__).with_name(REPORT).read_text())
+    return sorted({f"{c['operation']}@{c['class']}" for c in data["deviation_classes"]})
+
+
+#: the report's classes, each with its reproduction (a class with none is left out: the
+#: test names it)
+REPRODUCTIONS: dict[str, Callable[[], str]] = {
+    key: BY_CLASS[FOLDED.get(key, key)] for key in _published() if FOLDED.get(key, key) in BY_CLASS
+}
+
 
 if __name__ == "__main__":
     for name, reproduce in sorted(REPRODUCTIONS.items()):

@@ -1,0 +1,60 @@
+"""A library's known-deviations file, written from its report (issue 28).
+
+``docs/backends/<backend>.xfail`` lists what ``plancheck run --backend NAME --xfail
+FILE`` should expect: after a re-measurement it is the report's classes, one line a
+class, its ``selector`` (the form ``--xfail`` reads) and, as the reason, its kind,
+authority and count.  ``python -m conformance.report.survey_xfail docs/backends/NAME.json``
+rewrites ``NAME.xfail`` beside the report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+__all__ = ["main", "xfail_text"]
+
+
+def xfail_text(report: Mapping[str, Any], backend: str) -> str:
+    """The known-deviations file of *backend*'s classes in *report*."""
+    versions = report.get("backend_versions") or {}
+    lines = [
+        f"# Known deviations of `{backend}` ({versions.get(backend, '?')}), generated from "
+        f"docs/backends/{backend}.json",
+        f"# (measured {str(report.get('started', '?'))[:10]}, profile "
+        f"{report.get('profile', '?')}) by `python -m conformance.report.survey_xfail`.",
+        f"# `plancheck run --backend {backend} --profile {report.get('profile', 'ci')} --xfail "
+        f"docs/backends/{backend}.xfail` lists them apart.",
+        "# Format: selector: reason (the class's kind, authority and calls).",
+        "",
+    ]
+    for c in report.get("deviation_classes") or ():
+        if c.get("backend", backend) != backend:
+            continue
+        composed = ", the adapter's composition" if c.get("composed") else ""
+        reason = (
+            f"{c.get('kind', '?')} ({c.get('authority', '?')}{composed}), {c.get('count')} calls"
+        )
+        lines.append(f"{c['selector']}: {reason}")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("reports", nargs="+", type=Path)
+    arguments = parser.parse_args(argv)
+    for path in arguments.reports:
+        report = json.loads(path.read_text(encoding="utf-8"))
+        backend = (report.get("backends") or [path.stem])[0]
+        target = path.with_suffix(".xfail")
+        target.write_text(xfail_text(report, backend), encoding="utf-8")
+        print(f"{target}: {len(report.get('deviation_classes') or ())} classes")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
