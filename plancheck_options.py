@@ -42,7 +42,8 @@ OPTIONS: dict[str, tuple[bool, str, str]] = {
                "per test item"),
     "judge": (True, "AUTHORITIES", "the authorities whose classes fail the run: specification, "
               "reference, convention (comma list or repeatable; default all three); the other "
-              "classes are reported as differences that do not fail"),
+              "classes are reported as differences that do not fail; a hang, a crash or an "
+              "unreadable result always fails"),
 }  # fmt: skip
 
 

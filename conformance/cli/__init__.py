@@ -68,8 +68,8 @@ EXIT_STATUSES = {
     "run": "exit status: 0 everything run conforms (to the authorities --judge names: by "
     "default the specification, the reference and plancheck's conventions; classes of the "
     "others are reported as differences that do not fail); 1 a non-conformance (a new class "
-    "of a judged authority, a timeout, a crash, a coverage gap, a stale known deviation with "
-    "--xfail-strict); 2 a usage error; 3 incomplete with nothing non-conforming found "
+    "of a judged authority, a timeout, a crash or an unreadable result whatever --judge names, "
+    "a coverage gap, a stale known deviation with --xfail-strict); 2 a usage error; 3 incomplete with nothing non-conforming found "
     "(interrupted, only oracle errors)",
     "diff": "exit status: 0 the backends agree on every call; 1 they disagree; 2 a usage "
     "error; 3 interrupted with no disagreement found",
@@ -423,7 +423,8 @@ def _add_run_parsers(commands: Any) -> None:
         metavar="AUTHORITIES",
         help="the authorities whose classes fail the run: specification, reference, "
         "convention (comma list or repeatable; default all three: every rule judged); the "
-        "classes of the others are reported as differences that do not fail",
+        "classes of the others are reported as differences that do not fail; a hang, a crash "
+        "or a result to_tensor refuses always fails (no result could be judged)",
     )
     run.add_argument(
         "--xfail",

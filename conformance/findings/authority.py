@@ -41,10 +41,12 @@ __all__ = [
     "AUTHORITIES",
     "FOLDED",
     "RULES",
+    "UNJUDGEABLE",
     "Authority",
     "Rule",
     "authority_fields",
     "authority_of",
+    "fails_the_run",
     "negative_padding",
     "parse_authorities",
     "plan_path",
@@ -538,6 +540,20 @@ def unsourced_rule(call: Any) -> str | None:
         if breaks(call):
             return why
     return None
+
+
+#: the classes that mean no result could be judged at all: a call that hung, killed its
+#: process, or returned what the backend protocol cannot read.  They rest on the
+#: convention ``harness``, yet they are no evidence of conformance to any authority, so
+#: they fail the run whatever ``--judge`` names (:func:`fails_the_run`)
+UNJUDGEABLE = ("hang", "crash", "wrong-value:type")
+
+
+def fails_the_run(cls: str, authority: str | None, judged: Iterable[str]) -> bool:
+    """Whether a new class *cls* resting on *authority* fails a run judging the
+    authorities *judged* (``--judge``): when its authority is judged, and always for
+    a class of :data:`UNJUDGEABLE` (no result could be judged: not a difference)."""
+    return cls in UNJUDGEABLE or authority in judged
 
 
 def parse_authorities(values: Iterable[str], option: str = "--judge") -> frozenset[str]:
