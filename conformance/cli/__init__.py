@@ -69,8 +69,8 @@ EXIT_STATUSES = {
     "default the specification, the reference and plancheck's conventions; classes of the "
     "others are reported as differences that do not fail); 1 a non-conformance (a new class "
     "of a judged authority, a timeout, a crash or an unreadable result whatever --judge names, "
-    "a coverage gap, a stale known deviation with --xfail-strict); 2 a usage error; 3 incomplete with nothing non-conforming found "
-    "(interrupted, only oracle errors)",
+    "a coverage gap, a stale known deviation with --xfail-strict); 2 a usage error; 3 "
+    "incomplete with nothing non-conforming found (interrupted, only oracle errors)",
     "diff": "exit status: 0 the backends agree on every call; 1 they disagree; 2 a usage "
     "error; 3 interrupted with no disagreement found",
     "repro": "exit status: 0 the call conforms; 1 it does not; 2 a usage error; 3 the oracle "
