@@ -187,8 +187,8 @@ def _check_run_options(arguments: argparse.Namespace) -> str | None:
             return problem
     if arguments.timeout is not None and not arguments.timeout >= 0:
         return f"--timeout: expected seconds >= 0, got {arguments.timeout}"
-    if arguments.report:
-        problem = _report_problem(arguments.report)
+    for path in arguments.report:
+        problem = _report_problem(path)
         if problem is not None:
             return problem
     from conformance.findings.authority import parse_authorities
@@ -262,8 +262,8 @@ def _pytest_arguments(arguments: argparse.Namespace, ini: str) -> list[str]:
         args += ["--plancheck-xfail-strict", "true"]
     for judged in arguments.judge:
         args += ["--plancheck-judge", judged]
-    if arguments.report:
-        args += ["--plancheck-report", arguments.report]
+    for path in dict.fromkeys(arguments.report):
+        args += ["--plancheck-report", path]
     if os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD"):
         args += ["-p", "conformance.pytest_plugin"]
         if workers != "0":
@@ -391,8 +391,11 @@ def _add_run_parsers(commands: Any) -> None:
     )
     run.add_argument(
         "--report",
+        action="append",
+        default=[],
         metavar="PATH",
-        help="write the report (.json, .md or .html; the directory must exist)",
+        help="write the report (.json, .md or .html; the directory must exist); repeatable: "
+        "--report out.json --report out.md writes both from one run",
     )
     run.add_argument(
         "--workers",

@@ -23,13 +23,13 @@ import numpy as np
 
 from conformance.findings.elements import element_class
 from conformance.findings.warning_element import WARNING_FLAGS, warned_element, warning_flag
-from conformance.model.calls import REPRO_PRELUDE, Call, Family
+from conformance.model.calls import REPRO_PRELUDE, Call, Family, parameters_of, split_arguments
 from conformance.model.codec import (
     encode_call,
     repro_command,
 )
 from conformance.model.sanitize import terminal_text
-from oracle import DType, Tensor, binary32
+from oracle import DType, Tensor, binary32, get_operation
 from oracle.expectation import Interval
 from oracle.operations import BUILTIN_FACTS
 
@@ -43,6 +43,8 @@ __all__ = [
     "oracle_error_report",
     "python_snippet",
     "semantics_of",
+    "show_arguments",
+    "show_parameter",
     "show_tensor",
     "show_value",
     "warning_details",
@@ -128,6 +130,41 @@ def show_value(value: Any) -> str:
     if isinstance(value, Fraction):
         return f"Fraction {value.numerator}/{value.denominator}"
     return repr(value)
+
+
+#: a non-dtype argument's text is cut to this many characters (an invalid call's argument
+#: may be any object; the repro line keeps it whole)
+PARAMETER_TEXT = 200
+
+
+def show_parameter(name: str, value: Any) -> str:
+    """A non-dtype argument as what it is: ``axis=-1``, ``keepdims=True``,
+    ``padding=((0, -1), (1, 1))``, ``axis='0'`` -- the Python value the backend receives
+    (its ``repr``), never a dtype reading of it (an axis is no Int32)."""
+    text = show_tensor(value) if isinstance(value, Tensor) else repr(value)
+    if len(text) > PARAMETER_TEXT:
+        text = text[: PARAMETER_TEXT - 3] + "..."
+    return f"{name}={terminal_text(text, PARAMETER_TEXT)}"
+
+
+def show_arguments(call: Call) -> list[str]:
+    """Every forward argument of *call* as a report shows it, in order: a dtype operand
+    (a tensor, a weak scalar) with its exact form and bits (:func:`show_value`), a
+    non-dtype parameter by name and value (:func:`show_parameter`).  A call that does
+    not fit its operation's signature (an invalid call may not) shows each argument
+    with :func:`show_value`."""
+    try:
+        operands, _ = split_arguments(call.operation, call.args)
+        declared = get_operation(call.operation).dtype_operand_positions
+        positions = set(range(len(operands)) if declared is None else declared)
+        names = [p.name for p in parameters_of(call.operation)]
+    except Exception:  # an argument list its operation cannot split: show what is there
+        return [show_value(a) for a in call.args]
+    shown, rest = [], iter(names)
+    for position, value in enumerate(call.args):
+        name = None if position in positions else next(rest, None)
+        shown.append(show_value(value) if name is None else show_parameter(name, value))
+    return shown
 
 
 def _show_expected(expectation: Any) -> str:
@@ -458,7 +495,7 @@ def failure_report(outcome: Any, backend: str, test: str = "") -> FailureReport:
         plan=plan,
         problem=outcome.problem or ("conforms" if outcome.ok else "non-conformance"),
         summary=terminal_text(outcome.verdict.summary),
-        inputs=[show_value(a) for a in call.args]
+        inputs=show_arguments(call)
         + ([f"accumulator_dtype={call.accumulator_dtype.name}"] if call.accumulator_dtype else []),
         expected=_show_expected(expectation),
         actual=terminal_text(_show_actual(outcome)),
@@ -494,7 +531,7 @@ def oracle_error_report(error: Any, backend: str, test: str = "") -> FailureRepo
         plan=call.plan.describe() if call.plan is not None else "(unknown)",
         problem="oracle error",
         summary=str(error),
-        inputs=[show_value(a) for a in call.args],
+        inputs=show_arguments(call),
         rule=PROBLEM_RULES["oracle error"],
         repro=repro,
         python=call.repro(),

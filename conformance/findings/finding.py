@@ -118,8 +118,9 @@ class Finding:
     #: the exception type the backend raised (an unexpected exception's): a known
     #: ``raises-<type>`` deviation covers the call whatever feature it is named after
     raised: str | None = None
-    #: the worst element of an accuracy class: ``ulp``, ``index``, ``inputs``,
-    #: ``expected``, ``actual`` and (unary operations) ``real_error`` in ulps
+    #: the worst element of a class with ULP distances (an accuracy class's, and any
+    #: other whose elements are a nonzero ULP distance off): ``ulp``, ``index``,
+    #: ``inputs``, ``expected``, ``actual`` and (unary operations) ``real_error`` in ulps
     worst: dict[str, Any] | None = None
 
     def key(self) -> tuple[str, str, str]:
@@ -290,8 +291,8 @@ def findings_of(outcome: Any) -> list[Finding]:
             rule, ulp, worst = seen.get(cls, (m.rule, None, None))
             if m.ulp is not None:
                 ulp = max(ulp or 0, m.ulp)
-            if cls == "wrong-value:accuracy" and (worst is None or (m.ulp or 0) > (worst.ulp or 0)):
-                worst = m
+            if m.ulp and (worst is None or m.ulp > (worst.ulp or 0)):
+                worst = m  # the element the class line's "max N ULP" speaks of
             seen[cls] = (rule, ulp, worst)
         for cls, (element_rule, ulp, worst) in seen.items():
             found.append(
@@ -340,7 +341,8 @@ _ROUNDING_ELEMENTS = frozenset({"1-ulp", "many-ulps", "subnormal"})
 
 
 def _worst(outcome: Any, m: Any) -> dict[str, Any]:
-    """The worst element *m* of an accuracy class: its index, inputs, expected and actual
+    """The worst element *m* of a class (the largest ULP distance): its index, inputs,
+    expected and actual
     values with their bits, ULP distance and (a unary operation) real error in ulps of
     the exact value (:func:`conformance.exhaustive.ulp_error.real_error`)."""
     call = outcome.call
@@ -408,7 +410,8 @@ class DeviationClass:
     #: whether the run judges the class's authority (``--judge``): a class not judged
     #: is a difference that never fails the run
     judged: bool = True
-    #: the worst element of an accuracy class (:attr:`Finding.worst`)
+    #: the worst element of a class with ULP distances (:attr:`Finding.worst`): the one
+    #: :attr:`max_ulp` speaks of, with its inputs and bits
     worst: dict[str, Any] | None = None
 
     @property

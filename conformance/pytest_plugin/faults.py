@@ -33,8 +33,9 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from conformance.findings.failure import show_arguments
 from conformance.judge.runner import Watchdog
-from conformance.report import FailureReport, decode_call, encode_call, repro_command, show_value
+from conformance.report import FailureReport, decode_call, encode_call, repro_command
 
 if TYPE_CHECKING:
     from conformance.pytest_plugin.parametrize import Case
@@ -65,7 +66,7 @@ def _describe_call(failure: Any, call_data: Any, label: str, what: str) -> None:
         call = decode_call(call_data)
     except ValueError:
         return
-    failure.inputs = [show_value(a) for a in call.args]
+    failure.inputs = show_arguments(call)
     failure.repro = repro_command(call, label)
     failure.python = call.repro()
     failure.call = call_data

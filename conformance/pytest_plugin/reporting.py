@@ -89,8 +89,13 @@ class Reporting:
         ]
 
     def _write(self) -> None:
-        if self._writer is not None:
-            self._writer.write(self.document(), self.table)
+        """Write every report file (``--plancheck-report``, repeatable) from one document."""
+        if not self._writers:
+            return
+        document = self.document()
+        for writer in self._writers:
+            self.writing = writer.path  # named by the message when the write fails
+            writer.write(document, self.table)
 
     def pytest_terminal_summary(self, terminalreporter: Any, exitstatus: Any) -> None:
 

@@ -172,8 +172,9 @@ def write_summary(state: Any, terminalreporter: Any, exitstatus: Any) -> None:
             f"now spelt {entry['now']} (an unexpected exception is named after a feature "
             "only when the backend refused every call needing it); respell the entry"
         )
-    if state.report_path is not None:
-        write(f"plancheck report: {state.report_path}")
+    if state.report_paths:
+        heading = "plancheck report" + "s" * (len(state.report_paths) > 1)
+        write(f"{heading}: {', '.join(str(p) for p in state.report_paths)}")
     if interrupted:
         _quiet_interrupt_banner(terminalreporter)
 

@@ -148,21 +148,37 @@ def authority_text(entry: Mapping[str, Any]) -> list[str]:
                      f"{entry['composed']}: not counted as the library's")  # fmt: skip
     if entry.get("judged") is False:
         lines.append("  judged:     no (--judge): a difference that does not fail the run")
+    lines.extend(worst_lines(entry))
+    return lines
+
+
+def worst_lines(entry: Mapping[str, Any]) -> list[str]:
+    """The worst element of a class (``worst``, the one its ``max N ULP`` speaks of) with
+    its inputs and bits; when the example below is another call (the smallest seen),
+    a line saying so.  Empty for a class without one."""
     worst = entry.get("worst")
-    if worst:
-        real = worst.get("real_error")
-        real_text = f", real error {real} ulps" if real is not None else ""
-        inputs = f" from ({worst['inputs']})" if worst.get("inputs") else ""
-        lines.append(f"  worst:      {worst.get('ulp')} ULP{real_text} at {tuple(worst['index'])}"
-                     f"{inputs}: expected {worst['expected']}, got {worst['actual']}")  # fmt: skip
+    if not worst:
+        return []
+    real = worst.get("real_error")
+    real_text = f", real error {real} ulps" if real is not None else ""
+    inputs = f" from ({worst['inputs']})" if worst.get("inputs") else ""
+    lines = [f"  worst:      {worst.get('ulp')} ULP{real_text} at {tuple(worst['index'])}"
+             f"{inputs}: expected {worst['expected']}, got {worst['actual']}"]  # fmt: skip
+    example = entry.get("example") or {}
+    if example and example.get("ulp") != worst.get("ulp"):
+        lines.append(
+            f"              (the class's worst element; the example below is its smallest "
+            f"call, {example.get('ulp')} ULP at most)"
+        )
     return lines
 
 
 def classes_table_markdown(classes: Sequence[Mapping[str, Any]]) -> str:
     """The deviation classes as a Markdown table: one row per class, with its kind,
-    count, plans, its example's input/expected/actual (of a wrong value: the first
-    element of the class itself, ``class_mismatches``, else the first mismatch) and
-    the class's largest ULP distance seen."""
+    count, plans, its example's input/expected/actual (of a class with ULP distances its
+    worst element, the one the max ULP column speaks of; of another wrong value the
+    first element of the class itself, ``class_mismatches``, else the first mismatch)
+    and the class's largest ULP distance seen."""
     rows = [
         "| class | kind | authority | calls | plans | example: expected -> actual | max ULP |",
         "| --- | --- | --- | ---: | ---: | --- | ---: |",
@@ -171,6 +187,8 @@ def classes_table_markdown(classes: Sequence[Mapping[str, Any]]) -> str:
         example = c.get("example") or {}
         mismatches = example.get("mismatches") or []
         own = [m for m in example.get("class_mismatches") or [] if m.get("class") == c["class"]]
+        if c.get("worst"):  # the element the max ULP column speaks of
+            own = [c["worst"]]
         if own or mismatches:
             m = (own or mismatches)[0]  # the class's own first element, when the report has it
             shown = f"{m['expected']} -> {m['actual']}"
