@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import re
+import shlex
 import struct
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -35,6 +36,7 @@ from oracle.operations import BUILTIN_FACTS
 
 __all__ = [
     "PROBLEM_RULES",
+    "REPRO_LIMIT",
     "FailureReport",
     "class_mismatches",
     "failure_report",
@@ -52,6 +54,12 @@ __all__ = [
 
 #: at most this many elements of one tensor are listed in a report
 MAX_ELEMENTS = 24
+#: the longest ``reproduce:`` or ``python:`` line a report prints, in characters; a
+#: longer one (a call with large tensors: a 1,025-element sort's is 13.5 kB) is printed
+#: as ``plancheck repro --backend X @FILE`` with the call's JSON in a file beside the
+#: report (:mod:`conformance.report.repro_files`), or, without a report file, as a line
+#: saying where the call is (the report's ``call`` field)
+REPRO_LIMIT = 2000
 #: at most this many mismatches are listed in a report
 MAX_MISMATCHES = 8
 
@@ -289,6 +297,39 @@ class FailureReport:
     #: element it concerns (:func:`warning_details`): ``index`` (None when no element
     #: shows the flag's condition), ``inputs``, ``expected``
     warning_details: list[dict[str, Any]] = field(default_factory=list)
+    #: the file holding :attr:`call`'s JSON when :attr:`repro` is longer than
+    #: :data:`REPRO_LIMIT` and the run writes a report ('' otherwise): the printed
+    #: lines then read ``plancheck repro --backend X @FILE``
+    repro_file: str = ""
+
+    def repro_lines(self) -> list[tuple[str, str]]:
+        """The ``reproduce:`` and ``python:`` lines as a report prints them, each at
+        most about :data:`REPRO_LIMIT` characters: a longer one names the file holding
+        the call (:attr:`repro_file`), or, without one, says where the call is."""
+        lines = []
+        for title, text in (("reproduce", self.repro), ("python", self.python)):
+            if not text:
+                continue
+            if len(text) > REPRO_LIMIT:
+                text = self._long_repro(title, len(text))
+            lines.append((title, text))
+        return lines
+
+    def _long_repro(self, title: str, length: int) -> str:
+        if self.repro_file:
+            if title == "reproduce":
+                return f"plancheck repro --backend {shlex.quote(self.backend)} " + shlex.quote(
+                    "@" + self.repro_file
+                )
+            return (
+                "from conformance.report import reproduce_file; "
+                f"reproduce_file({self.backend!r}, {self.repro_file!r})"
+            )
+        return (
+            f"({length} characters, more than {REPRO_LIMIT}: the call's JSON is the report "
+            "file's `call` field; a run with --report PATH writes it to a file beside the "
+            "report and prints `plancheck repro --backend X @FILE`)"
+        )
 
     def _elided(self) -> bool:
         """Whether the whole tensors are left out: every mismatch shows its inputs, and
@@ -338,10 +379,8 @@ class FailureReport:
         if self.semantics:
             lines.append(f"  semantics:  {self.semantics}")
         lines.append(f"  verdict:    {self.summary}")
-        if self.repro:
-            lines.append(f"  reproduce:  {self.repro}")
-        if self.python:
-            lines.append(f"  python:     {self.python}")
+        for title, text in self.repro_lines():
+            lines.append(f"  {title + ':':<11} {text}")
         return "\n".join(lines)
 
     def further_class_mismatches(self) -> list[dict[str, Any]]:

@@ -502,8 +502,11 @@ class Checker:
         lines = [
             f"  {e['operation']}@{e['class']}: {e['kind']}, {e['count']} calls"
             + f" [{(e.get('clause') or {}).get('label') or e.get('authority')}]"
-            + ("" if fails_the_run(e["class"], e.get("authority"), self.judged)
-               else " [not judged]")
+            + (
+                ""
+                if fails_the_run(e["class"], e.get("authority"), self.judged)
+                else " [not judged]"
+            )
             + (f" [known: {e['known']}]" if e["known"] is not None else "")
             for e in entries
         ]

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from conformance.findings.authority import AUTHORITIES
 from conformance.findings.failure import FailureReport
 from conformance.model.sanitize import markdown_text, terminal_text
+from conformance.report.coverage_summary import coverage_line
 
 if TYPE_CHECKING:
     from conformance.report.table import ConformanceTable
@@ -323,16 +324,10 @@ def markdown_report(document: Mapping[str, Any], table: ConformanceTable) -> str
         lines += ["## Coverage (plan x boundary class)", ""]
         for backend, summary in coverage.items():
             missing = summary.get("missing", [])
+            text = coverage_line(summary, summary.get("excused_by") or ())
             lines.append(
-                f"- `{backend}`: {summary.get('plans_exercised')} of {summary.get('plans')} plans "
-                f"exercised, {summary.get('pairs_hit')} of {summary.get('pairs_applicable')} "
-                f"applicable (plan, boundary class) pairs ({summary.get('shape_pairs_hit', 0)} "
-                f"of {summary.get('shape_pairs_applicable', 0)} (plan, shape class), "
-                f"{summary.get('order_pairs_hit', 0)} of "
-                f"{summary.get('order_pairs_applicable', 0)} (plan, order class)) and "
-                f"{summary.get('result_pairs_hit', 0)} of "
-                f"{summary.get('result_pairs_applicable', 0)} (plan, result class) pairs hit"
-                + (f"; MISSING: {', '.join(missing[:20])}" if missing else "")
+                f"- {_code_span(backend)}: {markdown_text(text)}"
+                + (f"; MISSING: {markdown_text(', '.join(missing[:20]))}" if missing else "")
             )
         lines.append("")
     return "\n".join(lines)
