@@ -43,6 +43,7 @@ __all__ = [
     "format_outcome",
     "mismatch_line",
     "oracle_error_report",
+    "printed_repro",
     "python_snippet",
     "semantics_of",
     "show_arguments",
@@ -399,6 +400,17 @@ class FailureReport:
     def from_dict(cls, data: Mapping[str, Any]) -> FailureReport:
         known = {f for f in cls.__dataclass_fields__}
         return cls(**{k: v for k, v in data.items() if k in known})
+
+
+def printed_repro(example: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The ``reproduce`` and ``python`` lines of a failure report dict as every format
+    prints them (:meth:`FailureReport.repro_lines`: bounded by :data:`REPRO_LIMIT`)."""
+    report = FailureReport(
+        backend=str(example.get("backend") or ""), operation=str(example.get("operation") or ""),
+        plan="", problem="", summary="", repro=str(example.get("repro") or ""),
+        python=str(example.get("python") or ""), repro_file=str(example.get("repro_file") or ""),
+    )  # fmt: skip
+    return report.repro_lines()
 
 
 def _inputs_at(call: Call, index: Sequence[int]) -> str:
