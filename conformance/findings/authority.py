@@ -34,6 +34,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from conformance.findings.conv_rules import CONV_RULES
 from conformance.model.capabilities import FEATURES
 from oracle import resolvable_plans
 
@@ -379,11 +380,14 @@ _SPECIAL = ("wrong-value:nan", "wrong-value:spurious-nan", "wrong-value:infinity
             "wrong-value:exact-point",
             "wrong-value:signed-zero", "wrong-value:sign", "wrong-value:integer",
             "wrong-value:bool", "wrong-value:outside-interval")  # fmt: skip
-#: error classes whose raising at all the reference states (their type: a convention)
+#: error classes whose raising at all the reference states (their type: a convention);
+#: conv_general's rules by what they check (conformance.findings.conv_rules) rest where
+#: their one class error-shape-mismatch rested
 _REFERENCE_ERRORS = {
     "error-shape-mismatch": R_SHAPES, "error-bad-axis": R_AXES, "error-empty-extremum": R_EMPTY,
     "error-index-negative": R_INDEX, "error-index-too-large": R_INDEX,
     "error-scatter-duplicate": R_DUPLICATES,
+    **dict.fromkeys(CONV_RULES, R_SHAPES),
 }  # fmt: skip
 _FEATURE_RULES: dict[str, Authority] = {
     "broadcasting": R_SHAPES, "negative-axis": R_AXES, "axis-tuple": R_AXES, "keepdims": R_AXES,
@@ -462,6 +466,8 @@ FOLDED: dict[str, tuple[str, ...]] = {
                              "wrong-value:subnormal"),
     "wrong-exception:convention": ("wrong-exception:*",),
     "wrong-value:shape-or-dtype": ("wrong-value:shape", "wrong-value:dtype"),
+    # conv_general's rules were all error-shape-mismatch before they were named
+    "missing-exception:error-shape-mismatch": tuple(f"missing-exception:{r}" for r in CONV_RULES),
 }  # fmt: skip
 
 

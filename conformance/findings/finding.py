@@ -66,6 +66,7 @@ from typing import Any
 from conformance.classes.boundary import Boundary
 from conformance.exhaustive.ulp_error import real_error
 from conformance.findings.authority import authority_fields, negative_padding, reported_class
+from conformance.findings.conv_rules import CONV_RULES, conv_rule
 from conformance.findings.elements import WRONG_VALUE_ELEMENTS, element_class
 from conformance.findings.failure import PROBLEM_RULES, _inputs_at
 from conformance.findings.host_classes import HOST_CLASSES, HOST_PARTS
@@ -147,11 +148,14 @@ _TYPE_NAME = re.compile(r"[A-Z][A-Za-z0-9_]*(\|[A-Z][A-Za-z0-9_]*)*")
 def error_boundaries() -> tuple[str, ...]:
     """The error classes ``missing-exception:`` and ``wrong-exception:`` name
     (``error-bad-axis``, ``int32-result-overflow`` ...): :func:`_boundary`'s choice."""
-    return tuple(
-        b.name.lower().replace("_", "-")
-        for b in Boundary
-        if b.value[0].name in ("ERROR", "INT32_RESULT")
-        and (b.name.startswith("ERROR") or b.name.endswith("OVERFLOW"))
+    return (
+        tuple(
+            b.name.lower().replace("_", "-")
+            for b in Boundary
+            if b.value[0].name in ("ERROR", "INT32_RESULT")
+            and (b.name.startswith("ERROR") or b.name.endswith("OVERFLOW"))
+        )
+        + CONV_RULES
     )
 
 
@@ -234,6 +238,9 @@ def _boundary(call: Any, expectation: Any) -> str:
         if boundary.value[0].name in ("ERROR", "INT32_RESULT") and (
             boundary.name.startswith("ERROR") or boundary.name.endswith("OVERFLOW")
         ):
+            if boundary.name == "ERROR_SHAPE_MISMATCH":
+                # conv_general's rules by what they check, not all "shape mismatch"
+                return conv_rule(call) or "error-shape-mismatch"
             return boundary.name.lower().replace("_", "-")
     error = getattr(expectation, "error", None)
     if error is not None:
