@@ -13,10 +13,14 @@ from conformance.findings.authority import authority_of
 from conformance.findings.conv_rules import CONV_RULES, conv_rule
 from conformance.findings.deviations import Deviation
 from conformance.findings.finding import class_spelling_problem
+from conformance.findings.refusals import refusal_evidence
 from conformance.generate.validation import invalid_examples
 from conformance.judge.checker import Checker, NonConformance
-from conformance.judge.checks import check_invalid
+from conformance.judge.checks import boundary_calls, check_invalid
+from conformance.model.calls import Call
+from conformance.model.capabilities import features_of, parse_features
 from oracle import resolvable_plans
+from tests.authority_backend import ProbeBackend
 
 #: each validation rule of the generator (its note) -> the check it breaks
 EXPECTED = {
@@ -85,3 +89,53 @@ def test_a_library_that_accepts_a_float_padding_is_named_for_it() -> None:
     classes = {e["class"] for e in checker.classes.values()}
     assert "missing-exception:error-conv-parameter-type" in classes
     assert not any("shape-mismatch" in cls for cls in classes)
+
+
+def _cropped_calls() -> tuple[list[Any], list[Any]]:
+    """Boundary calls of conv_general with room to crop, and the same calls cropped by a
+    negative padding (the test of tests/test_authority_judge.py)."""
+    plan = _conv_plan()
+    calls = [
+        c for c in boundary_calls(plan)
+        if len(c.args[0].shape) == 3 and c.args[0].size and c.args[0].shape[2] > c.args[1].shape[2]
+        and not features_of(c)
+    ][:3]  # fmt: skip
+    cropped = [
+        Call(c.operation, (*c.args[:3], ((-1, 0),), *c.args[4:]), c.accumulator_dtype, plan, (),
+             "cropped")
+        for c in calls
+    ]  # fmt: skip
+    return calls, cropped
+
+
+def test_negative_padding_is_a_feature_of_its_own() -> None:
+    calls, cropped = _cropped_calls()
+    assert len(calls) >= 2 and all(features_of(c) == {"conv-padding", "conv-negative-padding"}
+                                   for c in cropped)  # fmt: skip
+    assert parse_features(["conv-negative-padding"]) == {"conv-negative-padding"}
+    assert all({"conv-padding", "conv-negative-padding"} <= features_of(c) for c in cropped)
+    positive = [Call(c.operation, (*c.args[:3], ((1, 0),), *c.args[4:]), c.accumulator_dtype,
+                     c.plan, (), "padded") for c in calls]  # fmt: skip
+    assert all("conv-negative-padding" not in features_of(c) for c in positive)
+    assert all("conv-padding" in features_of(c) for c in positive)
+
+
+def test_declaring_negative_padding_unsupported_leaves_positive_padding_judged() -> None:
+    """ProbeBackend refuses a negative padding and computes every other convolution."""
+    calls, cropped = _cropped_calls()
+    positive = [Call(c.operation, (*c.args[:3], ((1, 0),), *c.args[4:]), c.accumulator_dtype,
+                     c.plan, (), "padded") for c in calls]  # fmt: skip
+    checker = Checker(ProbeBackend(), "probe", _conv_plan(), "boundary")
+    checker.unsupported = frozenset({"conv-negative-padding"})
+    for call in (*calls, *positive, *cropped):
+        checker.judge(call)
+    assert not checker.classes
+    assert checker.not_supported == {"conv-negative-padding": len(cropped)}
+    assert checker.examples == len(calls) + len(positive)
+    # without the declaration the refusal is its one class, named after the feature
+    checker = Checker(ProbeBackend(), "probe", _conv_plan(), "boundary")
+    for call in (*calls, *positive, *cropped):
+        checker.judge(call)
+    assert {e["class"] for e in checker.classes.values()} == {"conv-negative-padding"}
+    refused, supported = refusal_evidence([*calls, *positive, *cropped], set(cropped))
+    assert "conv-negative-padding" in refused and "conv-padding" in supported

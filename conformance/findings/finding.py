@@ -212,7 +212,7 @@ def _all_spellings() -> list[str]:
         "wrong-exception:convention",
         *PLAIN_CLASSES,
         *HOST_CLASSES,
-        *FEATURES,
+        *(f for f in FEATURES if f not in PLAIN_CLASSES),  # conv-negative-padding: once
     ]
 
 
@@ -482,7 +482,7 @@ def _fold_features(
 
     for key, found in list(classes.items()):
         backend, operation, cls, new = key
-        if cls not in FEATURES or found.raised is None:
+        if cls not in FEATURES or cls in PLAIN_CLASSES or found.raised is None:
             continue
         target_key = (backend, operation, f"raises-{found.raised}", new)
         target = classes.get(target_key)
@@ -506,6 +506,8 @@ def _renamed(record: Mapping[str, Any], evidence: Evidence) -> str:
     cls = record["class"]
     refused, supported = evidence.get((record["backend"], record["operation"]), ((), ()))
     usable = set(refused) - set(supported)
+    if cls in PLAIN_CLASSES:  # conv-negative-padding: one class, whatever was supported
+        return cls
     if cls in FEATURES and cls in set(supported) and record.get("raised"):
         return f"raises-{record['raised']}"
     needed = record.get("features_needed") or []
