@@ -18,6 +18,8 @@ from typing import Any
 import numpy as np
 from faulty_backend import SizeZeroRefusing
 
+from backends.cpu import CPUBackend
+
 _MIN_NORMAL = np.float32(2.0**-126)
 
 
@@ -42,3 +44,23 @@ class Story(SizeZeroRefusing):
             bits[normal] -= step[normal]  # toward zero: stays finite and normal
             return bits.view(np.float32)
         return result
+
+
+class RefusesPositivePadding(CPUBackend):
+    """The CPU backend, except that conv_general refuses a positive padding bound on an
+    input whose last extent is odd (ValueError): the calls needing ``conv-padding``
+    raise on some and compute on others, so the feature is not refused and the class
+    is named after the exception, ``raises-ValueError``."""
+
+    name = "refuses-positive-padding"
+
+    def execute(self, operation: str, *args: Any, **options: Any) -> Any:
+        if (
+            operation == "conv_general"
+            and len(args) > 3
+            and isinstance(args[3], tuple)
+            and any(isinstance(b, int) and b > 0 for pair in args[3] for b in pair)
+            and np.shape(args[0])[-1] % 2 == 1
+        ):
+            raise ValueError("conv_general: positive padding is not supported")
+        return super().execute(operation, *args, **options)
