@@ -51,7 +51,7 @@ import backends
 from conformance.cli.messages import error_text, suggestion
 from conformance.findings.authority import unsourced_rule
 from conformance.findings.deviations import Deviation, load_deviations
-from conformance.findings.failure import show_arguments
+from conformance.findings.failure import REPRO_LIMIT, show_arguments
 from conformance.findings.finding import element_class, findings_of, group
 from conformance.findings.refusals import refusal_evidence
 from conformance.generate import corpus as corpus_module
@@ -167,7 +167,13 @@ def _example(call: Call, first: Outcome, second: Outcome, labels: tuple[str, str
         accepted = "accepted" if _accepted(outcome) else "REJECTED"
         lines.append(f"  {label}: {shown.actual}  [{accepted}]")
     for label, outcome in zip(labels, (first, second)):
-        lines.append(f"  reproduce on {label}: {failure_report(outcome, label).repro}")
+        repro = failure_report(outcome, label).repro
+        if len(repro) > REPRO_LIMIT:  # bounded as every printed repro line
+            repro = (
+                f"({len(repro)} characters, more than {REPRO_LIMIT}: the call's JSON is the "
+                "diff report's `call` field, run by `plancheck repro --backend X @FILE`)"
+            )
+        lines.append(f"  reproduce on {label}: {repro}")
     data = report.as_dict()
     data["text"] = "\n".join(lines)
     data["problem"] = f"disagreement: {verdict}"
