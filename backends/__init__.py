@@ -76,6 +76,7 @@ BUILTIN_BACKENDS: dict[str, str] = {
     "paddle": "backends.adapters.paddle_cpu:PaddleBackend",
     "array-api-strict": "backends.adapters.array_api_strict:ArrayApiStrictBackend",
     "mlx": "backends.adapters.mlx_cpu:MlxBackend",
+    "numba": "backends.adapters.numba_cpu:NumbaBackend",
 }
 
 #: Adapters that run on a chosen device: name -> the devices ``name:device`` may
@@ -94,6 +95,7 @@ EXTRAS: dict[str, tuple[str, str]] = {
     "paddle": ("paddle", "paddle"),
     "array-api-strict": ("array_api_strict", "array-api-strict"),
     "mlx": ("mlx", "mlx"),
+    "numba": ("numba", "numba"),
 }
 
 

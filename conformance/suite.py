@@ -30,6 +30,9 @@ from conformance.judge.checks import (
 )
 from conformance.pytest_plugin import EMPTY, run_check, state_of
 
+#: why the tests skip when the run names no backend
+NO_BACKEND = "conformance.suite needs --plancheck-backend NAME|module:attribute"
+
 # ---------------------------------------------------------------------------
 # The pytest tests (parametrized by the plancheck plugin's options)
 # ---------------------------------------------------------------------------
@@ -41,9 +44,8 @@ def pytest_generate_tests(metafunc: Any) -> None:
     state = state_of(metafunc.config)
     kind = metafunc.function.plancheck_kind
     if state is None or not state.labels:
-        reason = "conformance.suite needs --plancheck-backend NAME|module:attribute"
         metafunc.parametrize(
-            "plancheck_case", [pytest.param(None, marks=pytest.mark.skip(reason=reason))],
+            "plancheck_case", [pytest.param(None, marks=pytest.mark.skip(reason=NO_BACKEND))],
             ids=["no-backend"],
         )  # fmt: skip
         return
@@ -56,8 +58,15 @@ def pytest_generate_tests(metafunc: Any) -> None:
 
 @pytest.fixture
 def plancheck_checker(request: Any, plancheck_case: Any) -> Checker:
-    """The Checker of this test item (the plugin reads its record afterwards)."""
-    return state_of(request.config).checker(request.node, plancheck_case)
+    """The Checker of this test item (the plugin reads its record afterwards).
+
+    Without the plugin's state (no backend named) the item is skipped, as its
+    parametrization already is.
+    """
+    state = state_of(request.config)
+    if state is None:
+        pytest.skip(NO_BACKEND)
+    return state.checker(request.node, plancheck_case)
 
 
 def _kind(kind: str) -> Callable[[Callable[..., None]], Callable[..., None]]:

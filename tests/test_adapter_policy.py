@@ -30,9 +30,12 @@ ADAPTERS = ROOT / "backends" / "adapters"
 SOURCES = sorted(ADAPTERS.glob("*.py"))
 
 #: the plancheck modules an adapter may import, and what it may take from ``oracle``: the
-#: plan it executes and the exchange types -- nothing that validates or computes
+#: plan it executes and the exchange types (SimpleDType: the type of an operand's
+#: ``convert_to``, for annotations) -- nothing that validates or computes
 ALLOWED_PLANCHECK_MODULES = {"backends.dispatch", "backends.errors"}
-ORACLE_NAMES = {"Accumulation", "Arithmetic", "DType", "OperandRole", "OperationPlan", "Tensor"}
+ORACLE_NAMES = {
+    "Accumulation", "Arithmetic", "DType", "OperandRole", "OperationPlan", "SimpleDType", "Tensor"
+}  # fmt: skip
 PLANCHECK_PACKAGES = ("backends", "oracle", "conformance")
 
 #: exception type -> the functions that may raise it, and why: the exchange refuses a

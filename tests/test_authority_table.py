@@ -31,7 +31,9 @@ from conformance.model.capabilities import FEATURES
 from oracle import resolvable_plans
 
 ROOT = Path(__file__).resolve().parents[1]
-SPEC = Path("/work/shared/spec")
+#: the user's specification beside the checkout (``../shared/spec`` from the repository
+#: root), never a path of one machine
+SPEC = ROOT.parent / "shared" / "spec"
 
 #: every class spelling the judge can produce (a raised or warned type stands for all)
 SPELLINGS = sorted(

@@ -37,6 +37,7 @@ PLANS = resolvable_plans()
 ORDER = {c for c in Boundary if c.group is Group.ACCUMULATION_ORDER}
 ACCUMULATOR = {c for c in Boundary if c.group is Group.ACCUMULATOR}
 OFF_LAST = {c for c in ACCUMULATOR if c.name.endswith("_OFF_LAST_AXIS")}
+INT32_PARTIAL = {c for c in Boundary if c.group is Group.INT32_PARTIAL_ORDER}
 
 
 def plan_of(description: str):
@@ -69,6 +70,10 @@ def test_order_classes_follow_the_accumulation():
             assert order == (
                 ACCUMULATOR if plan.operation == "reduce_sum" else ACCUMULATOR - OFF_LAST
             )
+        elif plan.operation in ("reduce_sum", "matmul") and plan.output is DType.Int32:
+            assert order == INT32_PARTIAL, plan.describe()
+        elif plan.operation == "pow" and plan.output is DType.Int32:  # the weak exponent
+            assert order == {B.POW_ODD_EXPONENT_ABOVE_2_24}
         else:
             assert not order, plan.describe()
 

@@ -50,8 +50,16 @@ def test_the_public_front_is_checked_as_strictly_as_disallow_untyped_defs() -> N
     text = (ROOT / "pyproject.toml").read_text()
     overrides = text.split("[[tool.mypy.overrides]]")
     front = next(o for o in overrides if '"oracle.*"' in o)
-    assert '"backends.protocol"' in front and '"backends.dispatch"' in front
+    patterns = re.findall(r'"([\w.*]+)"', front.split("]")[0])
+    for module in ("oracle", "oracle.evaluate", "backends.protocol", "backends.dispatch"):
+        assert _covers(patterns, module), (module, patterns)
+    assert not _covers(["backends.*"], "backends") and _covers(["backends.*"], "backends.a.b")
     assert "disallow_untyped_defs = true" in front
+
+
+def _covers(patterns: list[str], module: str) -> bool:
+    """Whether one of mypy's override *patterns* names *module* (``a.*``: a's submodules)."""
+    return any(p == module or (p.endswith(".*") and module.startswith(p[:-1])) for p in patterns)
 
 
 NOT_A_BACKEND = """

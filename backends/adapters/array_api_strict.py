@@ -58,7 +58,7 @@ from typing import Any, ClassVar
 import array_api_strict as xp
 import numpy as np
 
-from oracle import DType
+from oracle import DType, SimpleDType
 
 from ..dispatch import Kernel
 from .array_namespace import KERNELS, NUMPY_FUNCTIONS, ArrayNamespaceBackend, refusal
@@ -73,7 +73,7 @@ __all__ = [
 ]
 
 #: the class of the namespace's arrays (the library does not export it by name)
-ARRAY_TYPE: type = type(xp.asarray(0))
+ARRAY_TYPE: type[Any] = type(xp.asarray(0))
 
 #: the version of the standard the namespace implements (and this adapter measures)
 API_VERSION: str = xp.__array_api_version__
@@ -139,7 +139,7 @@ class ArrayApiStrictBackend(ArrayNamespaceBackend):
     def dtype_key(self, value: Any) -> Any:
         return value.dtype
 
-    def native_dtype(self, dtype: DType) -> Any:
+    def native_dtype(self, dtype: SimpleDType) -> Any:
         return {DType.Float32: xp.float32, DType.Int32: xp.int32, DType.Bool: xp.bool}[dtype]
 
     def cast(self, native: Any, dtype: Any) -> Any:

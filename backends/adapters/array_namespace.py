@@ -88,7 +88,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from oracle import Accumulation, Arithmetic, DType, OperandRole, OperationPlan, Tensor
+from oracle import Accumulation, Arithmetic, DType, OperandRole, OperationPlan, SimpleDType, Tensor
 
 from ..dispatch import Kernel, KernelBackend
 from ..errors import NotMeasured
@@ -189,8 +189,8 @@ class ArrayNamespaceBackend(KernelBackend):
     def to_tensor(self, native: Any) -> Tensor:
         return Tensor.from_numpy(self.to_numpy(native))
 
-    def native_dtype(self, dtype: DType) -> Any:
-        """The library's dtype object for a simple DType."""
+    def native_dtype(self, dtype: SimpleDType) -> Any:
+        """The library's dtype object for a simple DType (Float32, Int32 or Bool)."""
         return {DType.Float32: self.xp.float32, DType.Int32: self.xp.int32,
                 DType.Bool: self.xp.bool_}[dtype]  # fmt: skip
 

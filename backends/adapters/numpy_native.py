@@ -171,13 +171,16 @@ class NumpyNativeBackend(ArrayNamespaceBackend):
                 x = spread
         crop = tuple(slice(max(-lo, 0), x.shape[d + 2] - max(-hi, 0))
                      for d, (lo, hi) in enumerate(padding))  # fmt: skip
-        x = x[(slice(None), slice(None), *crop)]
+        # each index is named first: mypy's 3.10 target misreads ``x[(a, *b)]``
+        kept = (slice(None), slice(None), *crop)
+        x = x[kept]
         x = np.pad(x, ((0, 0), (0, 0), *((max(lo, 0), max(hi, 0)) for lo, hi in padding)))
         window = rhs.shape[2:]
         spans = tuple((k - 1) * r + 1 for k, r in zip(window, rhs_dilation))
         view = sliding_window_view(x, spans, axis=tuple(range(2, 2 + spatial)))
-        view = view[(slice(None), slice(None), *(slice(None, None, s) for s in strides),
-                     *(slice(None, None, r) for r in rhs_dilation))]  # fmt: skip
+        steps = (slice(None), slice(None), *(slice(None, None, s) for s in strides),
+                 *(slice(None, None, r) for r in rhs_dilation))  # fmt: skip
+        view = view[steps]
         batch, out_channels = x.shape[0], rhs.shape[0]
         out_spatial = view.shape[2 : 2 + spatial]
         axes_x = [1, *range(2 + spatial, 2 + 2 * spatial)]  # channel, window

@@ -361,15 +361,16 @@ def paddle_conv(x: Any, w: Any, strides: Any, pads: tuple[tuple[int, int], ...],
     if any(d > 1 for d in spread):
         extents = [(n - 1) * d + 1 if n else 0 for n, d in zip(x.shape[2:], spread)]
         out = paddle.zeros([*x.shape[:2], *extents], dtype=x.dtype)
-        out[(slice(None), slice(None), *(slice(None, None, d) for d in spread))] = x
+        # the index is named first: mypy's 3.10 target misreads ``out[(a, *b)]``
+        spread_at = (slice(None), slice(None), *(slice(None, None, d) for d in spread))
+        out[spread_at] = x
         x = out
-    x = x[
-        (
-            slice(None),
-            slice(None),
-            *(slice(max(-low, 0), n - max(-high, 0)) for n, (low, high) in zip(x.shape[2:], pads)),
-        )
-    ]
+    kept = (
+        slice(None),
+        slice(None),
+        *(slice(max(-low, 0), n - max(-high, 0)) for n, (low, high) in zip(x.shape[2:], pads)),
+    )
+    x = x[kept]
     return _CONV[len(pads)](
         x, w, stride=strides,
         padding=[[0, 0], [0, 0], *([max(low, 0), max(high, 0)] for low, high in pads)],

@@ -19,6 +19,7 @@ from conformance.classes.boundary import (
     ELEMENTWISE_EXTREMA,
     LENGTHS,
     MAX_RANK,
+    OFF_LAST_AXIS_EXTREMA,
     ORDER_BLOCKS,
     SCATTER_UPDATE_COUNTS,
     Boundary,
@@ -30,7 +31,7 @@ from conformance.classes.boundary import (
     rank_class,
 )
 from conformance.model.calls import Family, ParameterKind
-from oracle import Accumulation, DType, OperationPlan, operation_facts
+from oracle import Accumulation, Arithmetic, DType, OperationPlan, operation_facts
 
 __all__ = ["accumulation_order_classes", "applicable_classes", "shape_classes"]
 
@@ -169,7 +170,10 @@ def shape_classes(facts: PlanFacts) -> set[Boundary]:
     * LANES: NaN and signalling NaN in the full blocks and the tail of a long
       output for elementwise operations that copy NaN bits from a Float32 tensor;
       a tie at the cut-off of a long row for top-k; NaNs in the blocks and the tail
-      of long extremum groups, and (arg) a tie across lanes.
+      of long extremum groups, and (arg) a tie across lanes;
+    * STRIDED_EXTREMUM: the extremum rules of reduce_max/min and argmax/argmin along
+      an axis other than the last (NaN later, NaNs of different bits, both zero
+      orders; arg: a repeated extreme).
     """
     family = facts.family
     out: set[Boundary] = set()
@@ -203,6 +207,9 @@ def shape_classes(facts: PlanFacts) -> set[Boundary]:
         out |= {B.EXTREMUM_NAN_IN_BLOCKS, B.EXTREMUM_NAN_IN_TAIL}
         if family is Family.ARG:
             out.add(B.EXTREMUM_TIE_ACROSS_LANES)
+        out |= set(OFF_LAST_AXIS_EXTREMA.values())
+        if family is not Family.ARG:
+            out.discard(B.EXTREMUM_VALUE_TIE_OFF_LAST_AXIS)
     return out
 
 
@@ -218,7 +225,10 @@ def accumulation_order_classes(facts: PlanFacts) -> set[Boundary]:
       enough for -- blocks of b need b + 2 terms, and a scatter_add target holds
       its base and at most ``max(SCATTER_UPDATE_COUNTS)`` updates;
     * a FLOATING sum with a Float64 accumulator: the three accumulator faults, and
-      for a reduction their OFF_LAST_AXIS twins (a matmul has no "other axis").
+      for a reduction their OFF_LAST_AXIS twins (a matmul has no "other axis");
+    * an EXACT_INTEGER sum (Int32 reduce_sum, Int32 matmul over K): every
+      INT32_PARTIAL_ORDER class (a row of LENGTHS is long enough for each);
+    * Int32 pow (its exponent is weak): POW_ODD_EXPONENT_ABOVE_2_24.
     """
     plan = facts.plan
     accumulation = plan.accumulation
@@ -234,4 +244,8 @@ def accumulation_order_classes(facts: PlanFacts) -> set[Boundary]:
         if facts.family is not Family.REDUCE:
             accumulator = {c for c in accumulator if not c.name.endswith("_OFF_LAST_AXIS")}
         out |= accumulator
+    if accumulation is Accumulation.EXACT_INTEGER:
+        out |= {c for c in Boundary if c.group is Group.INT32_PARTIAL_ORDER}
+    if plan.operation == "pow" and plan.compute is Arithmetic.INT32_EXACT_CHECKED:
+        out.add(B.POW_ODD_EXPONENT_ABOVE_2_24)
     return out

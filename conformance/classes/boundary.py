@@ -51,6 +51,7 @@ from oracle import (
 from oracle.dtypes import INT32_MAX, INT32_MIN
 
 __all__ = [
+    "BINARY32_EXACT_INTEGERS",
     "ELEMENTWISE_EXTREMA",
     "INT32_MAX",
     "INT32_MIN",
@@ -58,6 +59,7 @@ __all__ = [
     "LENGTHS",
     "LONG_ROW",
     "MAX_RANK",
+    "OFF_LAST_AXIS_EXTREMA",
     "ORDER_BLOCKS",
     "ORDER_CLASS_GROUPS",
     "ORDER_LANES",
@@ -112,6 +114,9 @@ class Group(enum.Enum):
     LANES = "long rows: lanes, tails and cut-offs"
     ACCUMULATION_ORDER = "other orders of a sequential accumulation"
     ACCUMULATOR = "a Float64 accumulator not honoured"
+    INT32_PARTIAL_ORDER = "Int32 partial sums of a parallel order leave the range"
+    STRIDED_EXTREMUM = "extremum rules along an axis other than the last (the strided path)"
+    NARROWED_EXPONENT = "a weak Int32 exponent binary32 cannot hold"
 
 
 #: the axis lengths around the power-of-two thresholds kernels switch at (SIMD
@@ -414,6 +419,28 @@ class Boundary(enum.Enum):
         Group.LANES,
         "a top-k row longer than 32 with 0 < k < n and a tie at the cut-off",
     )
+    # -- strided extrema: the extremum rules of a group that runs along an axis other
+    # than the input's last (a kernel's strided path folds whole rows)
+    EXTREMUM_NAN_LATER_OFF_LAST_AXIS = (
+        Group.STRIDED_EXTREMUM,
+        "EXTREMUM_NAN_LATER in a reduction that leaves the input's last axis",
+    )
+    EXTREMUM_NANS_DIFFERENT_BITS_OFF_LAST_AXIS = (
+        Group.STRIDED_EXTREMUM,
+        "EXTREMUM_NANS_DIFFERENT_BITS in a reduction that leaves the input's last axis",
+    )
+    EXTREMUM_ZERO_TIE_NEG_FIRST_OFF_LAST_AXIS = (
+        Group.STRIDED_EXTREMUM,
+        "EXTREMUM_ZERO_TIE_NEG_FIRST (+0 after -0) in a reduction that leaves the last axis",
+    )
+    EXTREMUM_ZERO_TIE_POS_FIRST_OFF_LAST_AXIS = (
+        Group.STRIDED_EXTREMUM,
+        "EXTREMUM_ZERO_TIE_POS_FIRST (-0 after +0) in a reduction that leaves the last axis",
+    )
+    EXTREMUM_VALUE_TIE_OFF_LAST_AXIS = (
+        Group.STRIDED_EXTREMUM,
+        "EXTREMUM_VALUE_TIE (arg-extremum) in a reduction that leaves the input's last axis",
+    )
     # -- order classes (docs/shape-classes.md): a finite sequential result that
     # another plausible order of the same terms would change
     ORDER_PAIRWISE = (
@@ -469,6 +496,36 @@ class Boundary(enum.Enum):
         Group.ACCUMULATOR,
         "ACCUMULATOR_NARROWED_INTERMEDIATE in a reduction that leaves the last axis",
     )
+    # -- a weak exponent a binary32 fast path cannot hold (docs/shape-classes.md)
+    POW_ODD_EXPONENT_ABOVE_2_24 = (
+        Group.NARROWED_EXPONENT,
+        "Int32 pow: base -1 raised to an odd weak exponent in (2**24, 2**31 - 1], which "
+        "binary32 rounds to an even one, in a call whose results all fit Int32",
+    )
+    # -- Int32 partial-sum classes (docs/shape-classes.md): an EXACT_INTEGER group whose
+    # exact total fits while a partial sum of another order leaves Int32
+    INT32_PARTIAL_PAIRWISE = (
+        Group.INT32_PARTIAL_ORDER,
+        "an Int32 group of 4 or more terms whose total fits while a node of the pairwise "
+        "tree leaves Int32",
+    )
+    INT32_PARTIAL_TWO_HALVES = (
+        Group.INT32_PARTIAL_ORDER,
+        "an Int32 group of 3 or more terms whose total fits while a running sum of one of "
+        "its two halves leaves Int32",
+    )
+    for _n in ORDER_BLOCKS:
+        locals()[f"INT32_PARTIAL_BLOCKS_{_n}"] = (
+            Group.INT32_PARTIAL_ORDER,
+            f"an Int32 group of {_n + 2} or more terms whose total fits while a running sum "
+            f"within a block of {_n} (or of the block totals) leaves Int32",
+        )
+    for _n in ORDER_LANES:
+        locals()[f"INT32_PARTIAL_LANES_{_n}"] = (
+            Group.INT32_PARTIAL_ORDER,
+            f"an Int32 group of more than {_n} terms whose total fits while a running sum of "
+            f"one of {_n} lanes (or of the lane totals) leaves Int32",
+        )
 
     @property
     def group(self) -> Group:
@@ -486,11 +543,42 @@ B = Boundary
 
 #: the groups whose classes are *shape classes* (counted apart in coverage reports)
 SHAPE_GROUPS: frozenset[Group] = frozenset(
-    {Group.SHAPE, Group.LENGTH, Group.RANK, Group.AXIS, Group.LAYOUT, Group.LANES}
+    {
+        Group.SHAPE,
+        Group.LENGTH,
+        Group.RANK,
+        Group.AXIS,
+        Group.LAYOUT,
+        Group.LANES,
+        Group.STRIDED_EXTREMUM,
+    }
 )
-#: the groups whose classes are *order classes* (counted apart in coverage reports):
-#: other orders of a sequential accumulation, and a Float64 accumulator not honoured
-ORDER_CLASS_GROUPS: frozenset[Group] = frozenset({Group.ACCUMULATION_ORDER, Group.ACCUMULATOR})
+#: an extremum class -> its twin on the strided path (a group off the input's last axis)
+OFF_LAST_AXIS_EXTREMA: dict[Boundary, Boundary] = {
+    c: Boundary[f"{c.name}_OFF_LAST_AXIS"]
+    for c in (
+        Boundary.EXTREMUM_NAN_LATER,
+        Boundary.EXTREMUM_NANS_DIFFERENT_BITS,
+        Boundary.EXTREMUM_ZERO_TIE_NEG_FIRST,
+        Boundary.EXTREMUM_ZERO_TIE_POS_FIRST,
+        Boundary.EXTREMUM_VALUE_TIE,
+    )
+}
+#: the groups whose classes are *order classes* (counted apart in coverage reports): a
+#: kernel's other evaluation of the same terms -- another order of a sequential
+#: accumulation, a Float64 accumulator not honoured, Int32 partial sums of a parallel
+#: order, a weak exponent taken through binary32
+ORDER_CLASS_GROUPS: frozenset[Group] = frozenset(
+    {
+        Group.ACCUMULATION_ORDER,
+        Group.ACCUMULATOR,
+        Group.INT32_PARTIAL_ORDER,
+        Group.NARROWED_EXPONENT,
+    }
+)
+#: every integer up to this magnitude is a binary32 value; past it an odd one is not
+#: (it rounds to an even neighbour): POW_ODD_EXPONENT_ABOVE_2_24
+BINARY32_EXACT_INTEGERS = 2**24
 
 
 def length_class(n: int) -> Boundary:

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import types
 from typing import Any
 
 from conformance.cli.messages import error_text, suggestion
@@ -581,7 +582,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _exhaustive_module():
+def _exhaustive_module() -> types.ModuleType:
     from conformance import exhaustive
 
     return exhaustive

@@ -500,14 +500,14 @@ def main(arguments: argparse.Namespace) -> int:
              f"{len(classes) - len(new)} known)")  # fmt: skip
         for entry in classes:
             plans = len(entry["plans"])
-            where = f" in {plans} plans" if plans > 1 else ""
+            in_plans = f" in {plans} plans" if plans > 1 else ""
             known = f"  [known: {entry['known']}]" if entry["known"] is not None else ""
-            _say(f"  {entry['operation']}@{entry['class']}  {entry['count']} calls{where}; "
+            _say(f"  {entry['operation']}@{entry['class']}  {entry['count']} calls{in_plans}; "
                   f"{entry['rule']}{known}")  # fmt: skip
         for entry in new:
             _say(class_details(entry).replace(f"; paste as `{entry['selector']}: reason`", ""))
-    for error in oracle_errors[:10]:
-        _say(f"ORACLE ERROR (not a backend's fault): {error}")
+    for message in oracle_errors[:10]:
+        _say(f"ORACLE ERROR (not a backend's fault): {message}")
     total = sum(row["calls"] for row in per_operation.values())
     cases = sum(row["corpus"] for row in per_operation.values())
     compared = f"({total} calls and {cases} corpus cases compared)"

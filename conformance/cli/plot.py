@@ -138,7 +138,7 @@ def _stride(text: str) -> int:
 _MAX_FLOAT32 = 3.4028234663852886e38
 
 
-def add_arguments(parser) -> None:
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``plancheck plot``."""
     parser.add_argument("--backend", default="numpy-float32", help="numpy-float32, cpu, ...")
     parser.add_argument("--op", required=True, help="a Float32 unary operation")
@@ -148,7 +148,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--out", required=True, help="the PNG file to write")
 
 
-def _usage(arguments) -> str | None:
+def _usage(arguments: argparse.Namespace) -> str | None:
     """Why the arguments cannot give a plot (None when they can), checked before any work."""
     if arguments.op not in V.OPS:
         return f"{arguments.op!r} is not a Float32 unary operation; choose from {', '.join(V.OPS)}"
@@ -169,7 +169,7 @@ def _usage(arguments) -> str | None:
     return None
 
 
-def main(arguments) -> int:
+def main(arguments: argparse.Namespace) -> int:
     """``plancheck plot``: 0 when the PNG was written, 1 when the backend failed
     while sampled, 2 on a usage error (reported before anything is computed or created)."""
     problem = _usage(arguments)

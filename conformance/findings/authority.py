@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import fnmatch
 import functools
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -555,7 +555,7 @@ def unsourced_rule(call: Any) -> str | None:
 UNJUDGEABLE = ("hang", "crash", "wrong-value:type")
 
 
-def fails_the_run(cls: str, authority: str | None, judged: Iterable[str]) -> bool:
+def fails_the_run(cls: str, authority: str | None, judged: Collection[str]) -> bool:
     """Whether a new class *cls* resting on *authority* fails a run judging the
     authorities *judged* (``--judge``): when its authority is judged, and always for
     a class of :data:`UNJUDGEABLE` (no result could be judged: not a difference)."""

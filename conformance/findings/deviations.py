@@ -13,19 +13,21 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-try:  # TOML known-deviations files
+# TOML known-deviations files
+if sys.version_info >= (3, 11):
     import tomllib
-except ImportError:  # pragma: no cover - Python 3.10
+else:  # pragma: no cover - Python 3.10
     try:
-        import tomli as tomllib  # type: ignore[no-redef]
+        import tomli as tomllib
     except ImportError:
-        tomllib = None  # type: ignore[assignment]
+        tomllib = None
 
 from conformance.findings.authority import AUTHORITIES, FOLDED, authority_of, reported_class
 from conformance.findings.finding import _all_spellings, class_spelling_problem
@@ -155,7 +157,8 @@ def _entry(operation: str, reason: str, plans: tuple[str, ...], backend: str | N
     if operation.startswith("authority:") and cls is None and not plans:
         operation, authority = "*", operation.partition(":")[2].strip()
     if cls is not None and cls.startswith("authority:"):
-        cls, authority = None, cls.partition(":")[2].strip()
+        authority = cls.partition(":")[2].strip()
+        cls = None
     plan = plans[0] if len(plans) == 1 else None
     return Deviation(operation, reason, plan, backend, cls, () if plan else plans, authority)
 

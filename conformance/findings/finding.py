@@ -173,6 +173,7 @@ def class_spelling_problem(cls: str) -> str | None:
     """
     head, colon, part = cls.partition(":")
     if colon:
+        valid: tuple[str, ...]
         if head == "wrong-value":
             valid, types = WRONG_VALUE_ELEMENTS, False
         elif head == "warning":
@@ -474,7 +475,8 @@ class DeviationClass:
 
 
 def _fold_features(
-    classes: dict[tuple[str, str, str, bool], DeviationClass], featureless: set[tuple[str, ...]]
+    classes: dict[tuple[str, str, str, bool], DeviationClass],
+    featureless: set[tuple[str, str, str, bool]],
 ) -> None:
     """A feature class (``zero-size`` ...) whose exception the backend also raises on
     calls needing no feature (*featureless*: the keys of such ``raises-`` classes) is
@@ -558,7 +560,7 @@ def group(
     authority gets it from the table.
     """
     classes: dict[tuple[str, str, str, bool], DeviationClass] = {}
-    featureless: set[tuple[str, ...]] = set()
+    featureless: set[tuple[str, str, str, bool]] = set()
     for record in records:
         folded = reported_class(record["class"], record["operation"], record.get("plan"))
         if folded != record["class"]:  # a record of an earlier plancheck, spelt apart

@@ -26,6 +26,7 @@ import weakref
 from multiprocessing.connection import Connection
 from typing import Any
 
+from conformance.host.first_call import FirstCalls
 from conformance.host.wire import RaisedError, rebuild_exception
 
 __all__ = [
@@ -91,6 +92,7 @@ class BackendHost:
         self.label = label
         self.info: dict[str, Any] = {}
         self.starts = 0
+        self.first_calls = FirstCalls()  # the call keys this host has compiled
         self._process: subprocess.Popen[bytes] | None = None
         self._reader: Connection | None = None
         self._writer: Connection | None = None
@@ -151,6 +153,7 @@ class BackendHost:
         self._writer = Connection(to_host_write, readable=False)
         self._reader = Connection(from_host_read, writable=False)
         self.starts += 1
+        self.first_calls.reset()
         status, answer = self.request(("load", self.label), LOAD_TIMEOUT)
         if status != "ok":
             self.close()
@@ -189,6 +192,7 @@ class BackendHost:
             timeout: float | None) -> dict[str, Any]:  # fmt: skip
         """One call in the host (see :meth:`conformance.host.server.Host.run`)."""
         self.ensure()
+        timeout = self.first_calls.timeout(operation, args, timeout, self.info)
         status, answer = self.request(("run", operation, args, keywords), timeout)
         if status != "ok":
             self.close()

@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 
 import backends
-from conformance.host import fpenv
+from conformance.host import first_call, fpenv
 from conformance.host.identity import identity_of
 from conformance.host.segment import Segment
 from conformance.host.wire import encode_array, encode_tensor, raised_error, tensor_of_bits
@@ -133,6 +133,7 @@ class Host:
             # operations the adapter composes from several library calls (operation ->
             # how): their classes are the adapter's, not the library's (docs/new-backend.md)
             "composed": _composed_operations(self.backend),
+            **first_call.host_info(self.backend),  # compile time of a first call: no hang
             "after_import": list(self.sticky),
             "patched": patched,
             "pid": os.getpid(),

@@ -201,12 +201,14 @@ def _corpus_reference(
             pass  # a damaged entry: recompute it
     expected, exact = _compute_reference(plan, level)
     if path is not None:
-        arrays = {"expected": expected} if exact is None else {"expected": expected, "exact": exact}
-        arrays["digest"] = np.array(_content_digest(plan, level, expected, exact))
+        digest = np.array(_content_digest(plan, level, expected, exact))
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp.npz")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            np.savez(tmp, **arrays)
+            if exact is None:
+                np.savez(tmp, expected=expected, digest=digest)
+            else:
+                np.savez(tmp, expected=expected, exact=exact, digest=digest)
             os.replace(tmp, path)
         except OSError:
             pass  # the cache is an optimisation only
@@ -532,6 +534,7 @@ def check_corpus_plan(checker: Checker) -> None:
         if outcome.ok:  # alone it conforms: the case repeated takes the batch's path
             outcome = _batched_failure(checker, bits, cls, call.note) or outcome
             call = outcome.call
+        entry: dict[str, Any] | None
         if outcome.ok:  # the backend fails only beside other cases: report the case itself
             report = failure_report(outcome, checker.label, checker.test)
             report.problem = "wrong value (only inside the corpus batch)"

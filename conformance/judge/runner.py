@@ -419,11 +419,11 @@ def run_call(
                 problem = Problem.UNEXPECTED_EXCEPTION
             else:
                 problem = Problem.WRONG_EXCEPTION
-        elif before is not None and (_allocations(backend) or 0) > before:
+        elif before is not None and (after := _allocations(backend) or 0) > before:
             verdict = Verdict(
                 False,
                 f"{call.operation}: raised {type(error).__name__} as required, but only after "
-                f"allocating a result ({_allocations(backend) - before} allocation(s)): every "
+                f"allocating a result ({after - before} allocation(s)): every "
                 f"planning, shape and index error must come before any allocation",
             )
             problem = Problem.ALLOCATION_BEFORE_ERROR

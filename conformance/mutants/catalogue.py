@@ -1,9 +1,11 @@
 """The mutant catalogue: every fault table, assembled into :data:`MUTANTS`.
 
-The catalogue is the four fault tables in this order -- elementwise
+The catalogue is the five fault tables in this order -- elementwise
 (:mod:`conformance.mutants.elementwise`), structured
 (:mod:`conformance.mutants.structured`), shapes and orders
-(:mod:`conformance.mutants.shapes`), result classes
+(:mod:`conformance.mutants.shapes`), kernel paths (Int32 partial sums, extrema
+off the last axis, weak exponents binary32 cannot hold:
+:mod:`conformance.mutants.kernel_paths`), result classes
 (:mod:`conformance.mutants.result`) -- which is the order of
 ``docs/mutants.md``.  It imports the fault modules; they never import it.
 """
@@ -12,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from conformance.mutants import elementwise, result, shapes, structured
+from conformance.mutants import elementwise, kernel_paths, result, shapes, structured
 from conformance.mutants.mutant import Mutant, MutantBackend, backend_class
 
 __all__ = ["KNOWN_GAPS", "MUTANTS", "mutant_backend"]
@@ -30,7 +32,7 @@ def _catalogue(*tables: Iterable[Mutant]) -> dict[str, Mutant]:
 
 #: mutant name -> record, in catalogue order
 MUTANTS: dict[str, Mutant] = _catalogue(
-    elementwise.FAULTS, structured.FAULTS, shapes.FAULTS, result.FAULTS
+    elementwise.FAULTS, structured.FAULTS, shapes.FAULTS, kernel_paths.FAULTS, result.FAULTS
 )
 
 #: Mutants the ``ci`` profile does not kill yet, with the witness call that

@@ -24,7 +24,8 @@ def markdown_table(results: list[dict[str, Any]]) -> str:
         "classes (for a corpus kill, the classes of the single failing case) and the",
         "result classes of its expected value (after `result:`).",
         "",
-        "The catalogue is data: `elementwise.py`, `structured.py`, `shapes.py` and `result.py`",
+        "The catalogue is data: `elementwise.py`, `structured.py`, `shapes.py`,",
+        "`kernel_paths.py` and `result.py`",
         "are tables of faults (name, operation, fault, kernel; faults that differ by a",
         "constant share a kernel builder with that constant as its parameter) over the",
         "machinery in",
@@ -39,7 +40,11 @@ def markdown_table(results: list[dict[str, Any]]) -> str:
         "a checked Int32 plan.  The shape and order faults (`shapes.py`) are dormant below",
         "a size, rank or layout threshold (a narrowing: away from a binary32 midpoint): the",
         "shape classes, order witnesses, Float64-accumulator witnesses and boundary pairs",
-        "of `docs/shape-classes.md` reach them.",
+        "of `docs/shape-classes.md` reach them.  The kernel-path faults (`kernel_paths.py`)",
+        "are Int32 partial sums of parallel orders, extrema on the strided path off the last",
+        "axis and an Int32 pow whose large exponents go through binary32: the Int32",
+        "partial-sum witnesses, the strided extremum examples and the weak pairs of -1 with",
+        "odd exponents above 2**24 (`docs/shape-classes.md`) reach them.",
         "",
         f"{killed} of {len(results)} mutants killed by the `ci` profile"
         + (

@@ -20,6 +20,7 @@ from conformance.findings.authority import fails_the_run
 from conformance.findings.deviations import Deviation
 from conformance.findings.finding import group
 from conformance.findings.refusals import former_class
+from conformance.pytest_plugin.fields import StateFields
 
 __all__ = ["CHECKER", "COVERAGE_KINDS", "Aggregation"]
 
@@ -30,7 +31,7 @@ CHECKER = pytest.StashKey[Any]()
 COVERAGE_KINDS = ("boundary", "generated", "invalid")
 
 
-class Aggregation:
+class Aggregation(StateFields):
     """What the controller makes of every finished item's record (a mixin of
     :class:`~conformance.pytest_plugin.state.PlancheckState`)."""
 

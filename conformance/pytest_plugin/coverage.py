@@ -13,12 +13,13 @@ from typing import Any
 
 from conformance.judge.checks import applies
 from conformance.pytest_plugin.aggregation import COVERAGE_KINDS
+from conformance.pytest_plugin.fields import StateFields
 from conformance.report.coverage_summary import summarise
 
 __all__ = ["CoverageCheck"]
 
 
-class CoverageCheck:
+class CoverageCheck(StateFields):
     """Whether every applicable class was hit, per backend (a mixin of
     :class:`~conformance.pytest_plugin.state.PlancheckState`)."""
 

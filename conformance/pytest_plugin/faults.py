@@ -34,7 +34,9 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from conformance.findings.failure import show_arguments
+from conformance.host.first_call import largest_allowance
 from conformance.judge.runner import Watchdog
+from conformance.pytest_plugin.fields import StateFields
 from conformance.report import FailureReport, decode_call, encode_call, repro_command
 
 if TYPE_CHECKING:
@@ -73,7 +75,7 @@ def _describe_call(failure: Any, call_data: Any, label: str, what: str) -> None:
     failure.note = f"{what}: {call.note or call.operation}"
 
 
-class FaultRecords:
+class FaultRecords(StateFields):
     """The in-flight file, the watchdogs and the hang and crash records of
     :class:`~conformance.pytest_plugin.state.PlancheckState` (whose attributes they use)."""
 
@@ -100,7 +102,8 @@ class FaultRecords:
         if self._inflight_fd is not None:
             self._write_inflight(self._current)
         if self._watchdog is None and self.timeout:
-            self._watchdog = Watchdog(watchdog_limit(self.timeout), self._hung)
+            allowance = largest_allowance(list(self._backends.values()))  # a first call's compile
+            self._watchdog = Watchdog(watchdog_limit(self.timeout + allowance), self._hung)
         if self._watchdog is not None:
             self._watchdog.arm()
 
@@ -152,9 +155,12 @@ class FaultRecords:
         the call as a hang."""
 
         assert self.timeout is not None
-        limit = watchdog_limit(self.timeout) + 2  # after the worker's own watchdog
         while os.path.isdir(directory):
             time.sleep(0.5)
+            allowance = largest_allowance(
+                list(self._backends.values())
+            )  # after the worker's watchdog
+            limit = watchdog_limit(self.timeout + allowance) + 2
             try:
                 names = os.listdir(directory)
             except OSError:

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from conformance.judge.checks import applies
+from conformance.pytest_plugin.fields import StateFields
 
 __all__ = [
     "EMPTY",
@@ -89,7 +90,7 @@ def add_suite(config: Any) -> None:
     config.args = [*config.args, str(suite_path())]
 
 
-class Parametrization:
+class Parametrization(StateFields):
     """The suite's parametrization: one :class:`Case` per backend x plan x check kind
     (a mixin of :class:`~conformance.pytest_plugin.state.PlancheckState`)."""
 

@@ -6,7 +6,9 @@ import time
 from typing import Any
 
 from conformance.findings.authority import AUTHORITIES
+from conformance.host.first_call import allowance_of
 from conformance.model.versions import backend_version, plancheck_version
+from conformance.pytest_plugin.fields import StateFields
 from conformance.pytest_plugin.terminal_summary import header_lines, write_summary
 from conformance.report import REPORT_FORMAT
 from conformance.report.coverage_summary import excused_by
@@ -16,7 +18,7 @@ from conformance.report.repro_files import attach_repro_files
 __all__ = ["Reporting"]
 
 
-class Reporting:
+class Reporting(StateFields):
     """The run document, the report file and the terminal (a mixin of
     :class:`~conformance.pytest_plugin.state.PlancheckState`)."""
 
@@ -54,6 +56,7 @@ class Reporting:
                 "unsupported": {label: sorted(self.unsupported_by(label)) for label in self.labels},
                 "ulp_budgets": self.ulp_budgets,
                 "timeout_s": self.timeout,
+                "first_call_allowance_s": {b: allowance_of(self.backend(b)) for b in self.labels},
                 "xfail": [d.selector for d in self.deviations],
                 "judge": [a for a in AUTHORITIES if a in self.judged],
             },
@@ -105,7 +108,7 @@ class Reporting:
     def not_measured_entries(self, label: str) -> list[dict[str, Any]]:
         """The calls of backend *label* its adapter could not map, per operation and
         message: ``operation``, ``message``, ``count``."""
-        counts = self.not_measured.get(label) or {}
+        counts: dict[tuple[str, str], int] = self.not_measured.get(label) or {}
         return [
             {"operation": operation, "message": message, "count": count}
             for (operation, message), count in sorted(counts.items())

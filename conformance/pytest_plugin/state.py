@@ -17,7 +17,7 @@ import threading
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import hypothesis.core
 import pytest
@@ -39,6 +39,9 @@ from conformance.pytest_plugin.parametrize import Case, Parametrization
 from conformance.pytest_plugin.reporting import Reporting
 from conformance.report import ConformanceTable, ReportWriter
 from oracle import resolvable_plans
+
+if TYPE_CHECKING:
+    from hypothesis.internal.conjecture.engine import StatisticsDict
 
 __all__ = ["PlancheckState"]
 
@@ -84,7 +87,8 @@ class PlancheckState(Parametrization, Aggregation, CoverageCheck, Reporting, Fau
             self.seed = random.getrandbits(32)
         if self.seed is not None:
             self.profile = dataclasses.replace(self.profile, derandomize=False)
-            hypothesis.core.global_force_seed = self.seed  # what --hypothesis-seed sets
+            # what --hypothesis-seed sets (hypothesis types the global by its initial None)
+            hypothesis.core.global_force_seed = self.seed  # type: ignore[assignment]
         self.ulp_budgets = parse_budgets(option.plancheck_ulp_budget, typed(config, "ulp-budget"))
         try:
             self.judged = parse_authorities(
@@ -118,7 +122,7 @@ class PlancheckState(Parametrization, Aggregation, CoverageCheck, Reporting, Fau
                     f"(see `plancheck plans`)"
                 )
         self.plans = tuple(p for p in all_plans if self.ops is None or p.operation in self.ops)
-        self._backends: dict[str, Any] = {}
+        self._backends: dict[str, BackendHost] = {}
         for label in self.labels:
             self.backend(label)  # a usage error now rather than one per test
             self.unsupported_by(label)
@@ -127,9 +131,9 @@ class PlancheckState(Parametrization, Aggregation, CoverageCheck, Reporting, Fau
             self.close_hosts()  # an xdist controller runs no calls: its workers have hosts
         self.worker_id = workerinput.get("workerid") if workerinput else None
         self._inflight_fd: int | None = None
-        self._watchdog: Any = None
-        self._current: dict[str, Any] | None = None
-        self._current_call: Any = None
+        self._watchdog = None
+        self._current = None
+        self._current_call = None
         inflight_dir = workerinput.get("plancheck_inflight") if workerinput else None
         if inflight_dir:
             path = os.path.join(inflight_dir, f"{self.worker_id}.json")
@@ -178,16 +182,16 @@ class PlancheckState(Parametrization, Aggregation, CoverageCheck, Reporting, Fau
         self._writers: list[ReportWriter] = []
         self.report_error = ""
         if self.report_paths and not self.is_worker:
-            for path in self.report_paths:
+            for report_file in self.report_paths:
                 try:
-                    self._writers.append(ReportWriter(path))
+                    self._writers.append(ReportWriter(report_file))
                 except OSError as error:
                     raise pytest.UsageError(f"{typed(config, 'report')}: {error}") from None
             self._write()
 
     # -- backends and cases ------------------------------------------------------
 
-    def backend(self, label: str) -> Any:
+    def backend(self, label: str) -> BackendHost:
         backend = self._backends.get(label)
         if backend is None:
             backend = BackendHost(label)  # the backend runs only in its host process
@@ -227,7 +231,7 @@ class PlancheckState(Parametrization, Aggregation, CoverageCheck, Reporting, Fau
         for host in self._backends.values():
             host.close()
 
-    def checker(self, node: Any, case: Case) -> Any:
+    def checker(self, node: Any, case: Case) -> Checker:
 
         checker = Checker(
             backend=self.backend(case.label),
@@ -274,12 +278,14 @@ class PlancheckState(Parametrization, Aggregation, CoverageCheck, Reporting, Fau
 
         searches: list[str] = []
 
-        def note(stats: dict[str, Any]) -> None:
+        def note(stats: StatisticsDict) -> None:
             stats["nodeid"] = f"{item.nodeid} (search {len(searches) + 1})"
             searches.append(describe_statistics(stats))
             item.hypothesis_statistics = "\n\n".join(searches)
 
-        with collector.with_value(note):
+        # hypothesis types its collector by its initial value (None), not by the
+        # callbacks it holds
+        with collector.with_value(note):  # type: ignore[arg-type]
             return (yield)
 
     # -- hooks: the controller (or the only process) -----------------------------

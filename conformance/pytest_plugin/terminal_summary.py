@@ -20,6 +20,7 @@ import dataclasses
 import time
 from typing import Any
 
+from conformance.host.first_call import statement
 from conformance.model.sanitize import terminal_text
 from conformance.model.versions import backend_version, plancheck_version
 from conformance.pytest_plugin.options import typed
@@ -56,7 +57,10 @@ def header_lines(state: Any) -> list[str]:
     ]
     for label in state.labels:
         version = terminal_text(backend_version(state.backend(label)), 200)
-        lines.append(f"backend {terminal_text(label, 200)}: {version}")
+        allowance = statement(getattr(state.backend(label), "info", {}))  # compile time
+        lines.append(
+            f"backend {terminal_text(label, 200)}: {version}{allowance and '; '}{allowance}"
+        )
     return lines
 
 
@@ -154,14 +158,14 @@ def write_summary(state: Any, terminalreporter: Any, exitstatus: Any) -> None:
             f"({examples / max(elapsed, 1e-9):.0f} examples/s), profile {state.profile.name}"
         )
     if any(t["failed"] or t["corpus_failed"] for t in totals) or classes or failed_items:
-        known = f", {xfailed_items} xfailed" if xfailed_items else ""
+        xfailed_text = f", {xfailed_items} xfailed" if xfailed_items else ""
         calls = failing_calls(
             sum(t["failed"] for t in totals), sum(t["corpus_failed"] for t in totals)
         )
         write(
             f"plancheck failures: {calls}"
             f" in {counted(len(classes), 'deviation class', 'deviation classes')} "
-            f"(pytest: {counted(failed_items, 'failed item')}{known})"
+            f"(pytest: {counted(failed_items, 'failed item')}{xfailed_text})"
         )
     for error in state.errors[:3]:  # plancheck's own failures (pytest runs with --tb=no)
         write(f"plancheck INTERNAL ERROR (please report it): {error}")
@@ -201,6 +205,6 @@ def _quiet_interrupt_banner(terminalreporter: Any) -> None:
     nothing the summary above does not.  The banner stays, as a plain statement."""
     memo = getattr(terminalreporter, "_keyboardinterrupt_memo", None)
     crash = getattr(memo, "reprcrash", None)
-    if crash is not None and dataclasses.is_dataclass(crash):
+    if memo is not None and dataclasses.is_dataclass(crash) and not isinstance(crash, type):
         # without "KeyboardInterrupt" in the message pytest prints the banner only
         memo.reprcrash = dataclasses.replace(crash, message="interrupted (Ctrl-C or SIGTERM)")

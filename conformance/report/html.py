@@ -283,6 +283,12 @@ def _not_supported(counts: Mapping[str, Any]) -> list[str]:
     return [f'<p class="not-supported">not supported (not judged): {", ".join(parts)}</p>']
 
 
+def _calls(count: object) -> str:
+    """``N calls`` for an integer *count*; anything else (a document without the
+    count) as its text, as the other counts of the page are shown."""
+    return _plural(count, "call") if isinstance(count, int) else _t(count)
+
+
 def _not_measured(entries: Sequence[Any]) -> list[str]:
     """The calls the adapter could not map onto its library: never its classes."""
     rows = [e for e in entries if isinstance(e, Mapping)]
@@ -291,7 +297,7 @@ def _not_measured(entries: Sequence[Any]) -> list[str]:
     lines = ['<p class="not-supported">not measured (the adapter cannot map these calls; '
              "not the library's classes):</p>", "<ul>"]  # fmt: skip
     lines += [
-        f"<li><code>{_t(e.get('operation'))}</code> ({_plural(e.get('count'), 'call')}): "
+        f"<li><code>{_t(e.get('operation'))}</code> ({_calls(e.get('count'))}): "
         f"{_t(e.get('message'))}</li>"
         for e in rows
     ]

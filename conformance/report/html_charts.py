@@ -223,9 +223,9 @@ def _ulp_points(document: Mapping[str, Any], backend: str) -> list[tuple[str, in
                 continue
             if not 0 <= bits < 2**32 or (bits & 0x7FFF_FFFF) > 0x7F80_0000:
                 continue
-            key = (example.get("plan"), m.get("inputs"), bits, m.get("actual_bits"))
-            if key not in seen:
-                seen.add(key)
+            point = (example.get("plan"), m.get("inputs"), bits, m.get("actual_bits"))
+            if point not in seen:
+                seen.add(point)
                 points.append((str(example.get("operation")), _order(bits), ulp))
     return points
 

@@ -167,7 +167,7 @@ class ConformanceTable:
     _HEADER = ("operation", "plans", "examples", "pass", "fail", "corpus", "max ULP", "result")
 
     def _cells(self, backend: str) -> list[tuple[str, ...]]:
-        cells = []
+        cells: list[tuple[str, ...]] = []
         for op, row in self.rows(backend):
             corpus = f"{row.corpus_cases}" + (f" ({row.corpus_failed} failing)" if row.corpus_failed
                                              else "")  # fmt: skip

@@ -17,9 +17,12 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import array_shapes
 
 from conformance.classes.boundary import (
+    BINARY32_EXACT_INTEGERS,
     ELEMENTWISE_EXTREMA,
     F32,
     I32,
+    INT32_MAX,
+    INT32_MIN,
     MAX_RANK,
     B,
     Boundary,
@@ -111,6 +114,8 @@ def _elementwise(call: Call, facts: PlanFacts, operands: Sequence[Any], hits: se
         conditions = {row[facts.bool_positions[0]] for row in rows}
         if conditions == {True, False}:
             hits.add(B.CONDITION_MIXED)
+    exact_ints: list[int | None] = []
+    pow_pairs: list[tuple[int, int]] = []
     for raw in rows:
         row = _materialise_row(plan, raw)
         if float_rule:
@@ -123,8 +128,25 @@ def _elementwise(call: Call, facts: PlanFacts, operands: Sequence[Any], hits: se
             exact_int = _EXACT_INT[plan.operation](int(row[0]), int(row[1]))
             if exact_int is not None:
                 _int_result_classes(exact_int, hits)
+            if plan.operation == "pow":
+                exact_ints.append(exact_int)
+                pow_pairs.append((int(row[0]), int(row[1])))
         for first, second, rule in extrema:
             _extremum_classes([row[first], row[second]], rule, hits, track_ties=False)
+    if pow_pairs:
+        _narrowed_exponent_classes(pow_pairs, exact_ints, hits)
+
+
+def _narrowed_exponent_classes(
+    pairs: Sequence[tuple[int, int]], results: Sequence[int | None], hits: set[Boundary]
+) -> None:
+    """POW_ODD_EXPONENT_ABOVE_2_24: some (base, exponent) pair is -1 to an odd exponent
+    above 2**24 (binary32 rounds it to an even one, so a float fast path gives +1 for
+    -1) and every result of the call fits Int32 (the call returns)."""
+    if not all(r is not None and INT32_MIN <= r <= INT32_MAX for r in results):
+        return
+    if any(b == -1 and e > BINARY32_EXACT_INTEGERS and e % 2 for b, e in pairs):
+        hits.add(B.POW_ODD_EXPONENT_ABOVE_2_24)
 
 
 FAMILIES = frozenset({Family.ELEMENTWISE})

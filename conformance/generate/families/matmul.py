@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from conformance.classes.boundary import (
     F32,
+    I32,
     LENGTHS,
     B,
     PlanFacts,
@@ -25,6 +26,7 @@ from conformance.generate.families.measures import (
     accumulation_classes,
 )
 from conformance.generate.families.shapes import add_length
+from conformance.generate.int32_partials import witness as int32_partial_witness
 from conformance.generate.order_values import cancelling_terms, integer_terms
 from conformance.generate.primitives import (
     _finish,
@@ -37,7 +39,7 @@ from conformance.generate.primitives import (
 )
 from conformance.generate.rule_operands import Fault, plan_operands
 from conformance.model.calls import Call, Family
-from oracle import Arithmetic, DType, OperationPlan, Tensor, binary32
+from oracle import Accumulation, Arithmetic, DType, OperationPlan, Tensor, binary32
 from oracle.dtypes import INT32_MAX, INT32_MIN
 
 
@@ -170,10 +172,20 @@ def shape_examples(plan: OperationPlan, facts: PlanFacts) -> list[Call]:
     """A 2 x K by K x 2 product for every K of LENGTHS (a gemm tile, not a vector
     product), with order-sensitive values; with a Float64 accumulator, the K terms
     of two outputs are an accumulator witness
-    (:mod:`conformance.generate.accumulator_witnesses`) wherever one exists."""
+    (:mod:`conformance.generate.accumulator_witnesses`) wherever one exists; with
+    an EXACT_INTEGER accumulation, the K terms of the first row's two outputs are
+    an Int32 partial-sum witness (:mod:`conformance.generate.int32_partials`,
+    K >= 4) times ones."""
     out = []
     float64 = plan.accumulator_dtype is DType.Float64
+    exact = plan.accumulation is Accumulation.EXACT_INTEGER
     for k in LENGTHS:
+        partial = int32_partial_witness(k) if exact else None
+        if partial is not None:
+            a = _tensor_of(I32, [*partial, *integer_terms(k, k)], (2, k))
+            b = _tensor_of(I32, [1] * (2 * k), (k, 2))
+            out.append(_make(plan, [a, b], note=f"K = {k}, an Int32 partial-sum witness"))
+            continue
         witness = accumulator_witness(k) if float64 else None
         if witness is not None:
             operands = _accumulator_witness_operands(plan, witness)

@@ -29,6 +29,7 @@ from conformance.classes.witness_tables import (
     _is_midpoint,
 )
 from conformance.generate.accumulator_witnesses import FAULT_CLASSES, faults_rejected
+from conformance.generate.int32_partials import partial_classes
 from conformance.generate.order_values import order_classes
 from oracle import Accumulation, DType, OperationPlan, binary32
 from oracle.dtypes import INT32_MAX, INT32_MIN
@@ -181,12 +182,16 @@ def accumulation_classes(
     with a Float64 accumulator, each way of not honouring it that the acceptance set
     rejects (:func:`~conformance.generate.accumulator_witnesses.faults_rejected`),
     also as the OFF_LAST_AXIS class when the group runs along an axis other than
-    the input's last."""
+    the input's last; for an EXACT_INTEGER sum, each parallel order one of whose
+    Int32 partial sums leaves the range while the total fits
+    (:func:`~conformance.generate.int32_partials.partial_classes`)."""
     accumulation = plan.accumulation
     if accumulation is Accumulation.SEQUENTIAL_BINARY32:
         hits |= order_classes(terms, np.add)
     elif accumulation is Accumulation.SEQUENTIAL_BINARY32_PRODUCT:
         hits |= order_classes(terms, np.multiply)
+    elif accumulation is Accumulation.EXACT_INTEGER:
+        hits |= partial_classes(terms)
     elif accumulation is Accumulation.FLOATING and plan.accumulator_dtype is DType.Float64:
         for fault in faults_rejected(terms):
             on_last, off_last = FAULT_CLASSES[fault]

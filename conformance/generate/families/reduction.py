@@ -20,6 +20,7 @@ from conformance.classes.boundary import (
     LENGTHS,
     LONG_ROW,
     MAX_RANK,
+    OFF_LAST_AXIS_EXTREMA,
     B,
     Boundary,
     PlanFacts,
@@ -41,6 +42,7 @@ from conformance.generate.families.shapes import (
     add_rank,
     add_several_axes,
 )
+from conformance.generate.int32_partials import witness as int32_partial_witness
 from conformance.generate.order_values import (
     cancelling_terms,
     distinct_row,
@@ -137,8 +139,13 @@ def _reduction(call: Call, facts: PlanFacts, operands, parameters, hits) -> None
             hits.add(B.ERROR_EMPTY_EXTREMUM)
             raise _Invalid
         ties = accumulation in (Accumulation.ARGMAX, Accumulation.ARGMIN)
+        strided = x.ndim >= 2 and x.ndim - 1 not in axes
         for g in groups:
-            _extremum_classes(g, rule, hits, track_ties=ties)
+            found: set[Boundary] = set()
+            _extremum_classes(g, rule, found, track_ties=ties)
+            hits |= found
+            if strided:
+                hits |= {OFF_LAST_AXIS_EXTREMA[c] for c in found if c in OFF_LAST_AXIS_EXTREMA}
         return
     if facts.family in (Family.SORT, Family.TOPK):
         descending = bool(parameters.get("descending", False))
@@ -418,6 +425,39 @@ def _extremum_lane_examples(plan: OperationPlan, facts: PlanFacts) -> list[Call]
     return out
 
 
+#: the columns of the strided extremum examples, written for the maximum (the minimum's
+#: negate every nonzero number): a NaN later, +0 after -0, -0 after +0, NaNs of different
+#: bits, a repeated extreme, a NaN in the last row
+_STRIDED_COLUMNS: tuple[tuple[float, ...], ...] = (
+    (1.0, math.nan, 2.0, 3.0),
+    (-0.0, 0.0, -1.0, -2.0),
+    (0.0, -0.0, -1.0, -2.0),
+    (1.0, binary32.from_bits(_NAN_PAYLOAD_BITS), binary32.from_bits(0xFFC00000), 0.0),
+    (1.0, 3.0, 2.0, 3.0),
+    (1.0, 2.0, 3.0, math.nan),
+)
+
+
+def _strided_extremum_examples(plan: OperationPlan, facts: PlanFacts) -> list[Call]:
+    """The extremum rules off the last axis (STRIDED_EXTREMUM): the columns of
+    :data:`_STRIDED_COLUMNS` down axis 0 of a 4 x 6 input, and down the middle axis of
+    a 2 x 4 x 3 one (the same six columns), where a kernel's strided path folds whole
+    rows from the first."""
+    sign = 1.0 if facts.extremum_rule == "max" else -1.0
+    columns = [[v if v == 0 or math.isnan(v) else sign * v for v in c] for c in _STRIDED_COLUMNS]
+    rows = len(columns[0])
+    flat2 = [columns[c][r] for r in range(rows) for c in range(len(columns))]
+    flat3 = [columns[3 * i + c][r] for i in range(2) for r in range(rows) for c in range(3)]
+    out = []
+    for values, shape, axis in ((flat2, (rows, 6), 0), (flat3, (2, rows, 3), 1)):
+        parameters: dict[str, Any] = {"axis": axis}
+        if facts.family is Family.REDUCE:
+            parameters["keepdims"] = False
+        note = f"NaNs and signed zeros down axis {axis} of a {len(shape)}-d input (strided)"
+        out.append(_make(plan, [_tensor_of(F32, values, shape)], parameters, note=note))
+    return out
+
+
 def _extremum_call(plan: OperationPlan, facts: PlanFacts, row: list[float], note: str) -> Call:
     parameters: dict[str, Any] = {"axis": 0}
     if facts.family is Family.REDUCE:
@@ -425,12 +465,16 @@ def _extremum_call(plan: OperationPlan, facts: PlanFacts, row: list[float], note
     return _make(plan, [_tensor_of(F32, row)], parameters, note=note)
 
 
-def _order_witness(plan: OperationPlan, n: int) -> tuple[float, ...] | None:
+def _order_witness(plan: OperationPlan, n: int) -> tuple[Any, ...] | None:
     """For a sequential accumulation, *n* terms whose sequential result differs
     from every other plausible order (:mod:`conformance.generate.order_values`);
     for a FLOATING sum with a Float64 accumulator, *n* terms on which every way of
     not honouring it is rejected (:mod:`conformance.generate.accumulator_witnesses`;
-    None below 3 terms)."""
+    None below 3 terms); for an EXACT_INTEGER sum, *n* Int32 terms whose total fits
+    while a partial sum of every parallel order leaves Int32
+    (:mod:`conformance.generate.int32_partials`; None below 4 terms)."""
+    if plan.accumulation is Accumulation.EXACT_INTEGER:
+        return int32_partial_witness(n)
     if plan.accumulation is Accumulation.SEQUENTIAL_BINARY32:
         return sum_witness(n)
     if plan.accumulation is Accumulation.SEQUENTIAL_BINARY32_PRODUCT:
@@ -451,7 +495,8 @@ def _off_last_axis(plan: OperationPlan, witness: Sequence[float], note: str) -> 
 def shape_examples(plan: OperationPlan, facts: PlanFacts) -> list[Call]:
     """The shape classes of a row family as deterministic calls: one row of every
     LENGTH, every axis of ranks 1 to 6 (both spellings), several axes with
-    keepdims both ways (reduce), a long top-k row with a tie at the cut-off."""
+    keepdims both ways (reduce), a long top-k row with a tie at the cut-off, the
+    lanes and the strided path of extrema."""
     family = facts.family
     dtype = _operand_dtype(plan, 0)
 
@@ -478,7 +523,13 @@ def shape_examples(plan: OperationPlan, facts: PlanFacts) -> list[Call]:
         parameters: dict[str, Any] = {"axis": 0}
         if family is Family.REDUCE:
             parameters["keepdims"] = False
-        kind = "a Float64-accumulator" if plan.accumulator_dtype is DType.Float64 else "an order"
+        kind = (
+            "a Float64-accumulator"
+            if plan.accumulator_dtype is DType.Float64
+            else "an Int32 partial-sum"
+            if plan.accumulation is Accumulation.EXACT_INTEGER
+            else "an order"
+        )
         out.append(_make(plan, [x], parameters, note=f"{kind} witness of {n} terms"))
         if plan.accumulator_dtype is DType.Float64:
             note = f"{kind} witness of {n} terms off the last axis"
@@ -491,6 +542,7 @@ def shape_examples(plan: OperationPlan, facts: PlanFacts) -> list[Call]:
         out.append(call((), None, "a rank-0 input", 0))
     if facts.extremum_rule is not None:
         out += _extremum_lane_examples(plan, facts)
+        out += _strided_extremum_examples(plan, facts)
     if family is Family.REDUCE:
         out.append(call((3, 2, 4), (0, 2), "two axes, keepdims", 1, keepdims=True))
         out.append(call((3, 2, 4), (-1, 0), "two axes, dropped", 2, keepdims=False))
