@@ -38,11 +38,12 @@ OPTIONS: dict[str, tuple[bool, str, str]] = {
     "max-examples": (False, "N", "generated calls per plan instead of the profile's"),
     "xfail-strict": (False, "true|false", "true: a listed deviation that no longer fails "
                      "fails the run (as pytest's xfail_strict)"),
-    "report": (False, "PATH", "write the conformance report (.json, .md or .html), updated "
-               "per test item"),
+    "report": (True, "PATH", "write the conformance report (.json, .md or .html), updated "
+               "per test item (repeatable: one run writes every path given)"),
     "judge": (True, "AUTHORITIES", "the authorities whose classes fail the run: specification, "
               "reference, convention (comma list or repeatable; default all three); the other "
-              "classes are reported as differences that do not fail"),
+              "classes are reported as differences that do not fail; a hang, a crash or an "
+              "unreadable result always fails"),
 }  # fmt: skip
 
 

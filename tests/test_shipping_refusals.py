@@ -19,6 +19,8 @@ from conformance.report.markdown import markdown_report
 from conformance.report.table import ConformanceTable
 
 NO_NEGATIVE_PADDING = "shipping_backends:NoNegativePadding"
+#: refuses a positive padding on some inputs, computes it on others (tests/report31_backend.py)
+POSITIVE_PADDING = "report31_backend:RefusesPositivePadding"
 _cli = run_cli
 
 
@@ -26,15 +28,23 @@ def _classes(tmp_path: Path, name: str = "r.json") -> list[dict]:
     return json.loads((tmp_path / name).read_text(encoding="utf-8"))["deviation_classes"]
 
 
-def test_a_refused_padding_is_named_after_the_exception_not_a_feature(tmp_path: Path) -> None:
+def test_a_refused_negative_padding_is_its_own_class_and_feature(tmp_path: Path) -> None:
+    """A convolution that refuses a negative padding differs from plancheck's convention
+    that it crops: one class, conv-negative-padding, also the feature to declare
+    (issue 27; issue 31: conv-padding no longer the only one)."""
     done = _cli(tmp_path, "run", "--backend", NO_NEGATIVE_PADDING, "--op", "conv_general",
                 "--workers", "0", "--report", "r.json")  # fmt: skip
     assert done.returncode == 1, done.stdout + done.stderr
     classes = _classes(tmp_path)
-    assert [c["class"] for c in classes] == ["raises-ValueError"]  # was conv-stride
+    assert [c["class"] for c in classes] == ["conv-negative-padding"]  # was conv-stride
     assert "negative padding is not supported" in classes[0]["example"]["actual"]
-    assert "conv_general@raises-ValueError  unexpected exception" in done.stdout
-    assert not any(f"conv_general@{feature}" in done.stdout for feature in FEATURES)
+    assert "conv_general@conv-negative-padding  unexpected exception" in done.stdout
+    others = [f for f in FEATURES if f != "conv-negative-padding"]
+    assert not any(f"conv_general@{feature} " in done.stdout for feature in others)
+    declared = _cli(tmp_path, "run", "--backend", NO_NEGATIVE_PADDING, "--op", "conv_general",
+                    "--workers", "0", "--unsupported", "conv-negative-padding")  # fmt: skip
+    assert declared.returncode == 0, declared.stdout + declared.stderr
+    assert "not supported (not judged): conv-negative-padding (" in declared.stdout
 
 
 def test_a_refused_feature_keeps_its_documented_spelling(tmp_path: Path) -> None:
@@ -50,20 +60,23 @@ def test_a_refused_feature_keeps_its_documented_spelling(tmp_path: Path) -> None
 
 
 def test_a_deviation_spelt_the_old_way_is_a_usage_error_naming_the_new(tmp_path: Path) -> None:
-    (tmp_path / "old.txt").write_text("conv_general@conv-stride: no negative padding\n")
-    old = _cli(tmp_path, "run", "--backend", NO_NEGATIVE_PADDING, "--op", "conv_general",
+    (tmp_path / "old.txt").write_text("conv_general@conv-padding: no positive padding\n")
+    old = _cli(tmp_path, "run", "--backend", POSITIVE_PADDING, "--op", "conv_general",
                "--workers", "0", "--xfail", "old.txt", "--report", "r.json")  # fmt: skip
     assert old.returncode == 2, old.stdout + old.stderr
-    assert ("the known deviation conv_general@conv-stride names a class now spelt "
+    assert ("the known deviation conv_general@conv-padding names a class now spelt "
             "conv_general@raises-ValueError") in old.stdout  # fmt: skip
     assert "listed deviation no longer fails" not in old.stdout  # not silently stale
     report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
-    assert report["respelled_xfail"] == [{"selector": "conv_general@conv-stride",
+    assert report["respelled_xfail"] == [{"selector": "conv_general@conv-padding",
                                           "now": "conv_general@raises-ValueError",
-                                          "reason": "no negative padding"}]  # fmt: skip
+                                          "reason": "no positive padding"}]  # fmt: skip
     assert report["result"].startswith("usage error")
-    (tmp_path / "new.txt").write_text("conv_general@raises-ValueError: no negative padding\n")
-    new = _cli(tmp_path, "run", "--backend", NO_NEGATIVE_PADDING, "--op", "conv_general",
+    (tmp_path / "new.txt").write_text(
+        "conv_general@raises-ValueError: no positive padding\n"
+        "conv_general@conv-negative-padding: nor a crop of it\n"
+    )
+    new = _cli(tmp_path, "run", "--backend", POSITIVE_PADDING, "--op", "conv_general",
                "--workers", "0", "--xfail", "new.txt")  # fmt: skip
     assert new.returncode == 0, new.stdout + new.stderr
 
@@ -72,8 +85,8 @@ def test_diff_names_refusals_alike(tmp_path: Path) -> None:
     padding = _cli(tmp_path, "diff", "--backend", "cpu", "--backend", NO_NEGATIVE_PADDING,
                    "--op", "conv_general")  # fmt: skip
     assert padding.returncode == 1, padding.stdout + padding.stderr
-    assert "conv_general@raises-ValueError" in padding.stdout
-    assert "conv_general@conv-" not in padding.stdout
+    assert "conv_general@conv-negative-padding" in padding.stdout
+    assert "raises-" not in padding.stdout
     assert "DISAGREE: 1 class (" in padding.stdout
     empty = _cli(tmp_path, "diff", "--backend", "cpu", "--backend",
                  "faulty_backend:SizeZeroRefusing", "--op", "neg")  # fmt: skip

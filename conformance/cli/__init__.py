@@ -69,9 +69,9 @@ EXIT_STATUSES = {
     "run": "exit status: 0 everything run conforms (to the authorities --judge names: by "
     "default the specification, the reference and plancheck's conventions; classes of the "
     "others are reported as differences that do not fail); 1 a non-conformance (a new class "
-    "of a judged authority, a timeout, a crash, a coverage gap, a stale known deviation with "
-    "--xfail-strict); 2 a usage error; 3 incomplete with nothing non-conforming found "
-    "(interrupted, only oracle errors)",
+    "of a judged authority, a timeout, a crash or an unreadable result whatever --judge names, "
+    "a coverage gap, a stale known deviation with --xfail-strict); 2 a usage error; 3 "
+    "incomplete with nothing non-conforming found (interrupted, only oracle errors)",
     "diff": "exit status: 0 the backends agree on every call; 1 they disagree; 2 a usage "
     "error; 3 interrupted with no disagreement found",
     "repro": "exit status: 0 the call conforms; 1 it does not; 2 a usage error; 3 the oracle "
@@ -188,8 +188,8 @@ def _check_run_options(arguments: argparse.Namespace) -> str | None:
             return problem
     if arguments.timeout is not None and not arguments.timeout >= 0:
         return f"--timeout: expected seconds >= 0, got {arguments.timeout}"
-    if arguments.report:
-        problem = _report_problem(arguments.report)
+    for path in arguments.report:
+        problem = _report_problem(path)
         if problem is not None:
             return problem
     from conformance.findings.authority import parse_authorities
@@ -263,8 +263,8 @@ def _pytest_arguments(arguments: argparse.Namespace, ini: str) -> list[str]:
         args += ["--plancheck-xfail-strict", "true"]
     for judged in arguments.judge:
         args += ["--plancheck-judge", judged]
-    if arguments.report:
-        args += ["--plancheck-report", arguments.report]
+    for path in dict.fromkeys(arguments.report):
+        args += ["--plancheck-report", path]
     if os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD"):
         args += ["-p", "conformance.pytest_plugin"]
         if workers != "0":
@@ -392,8 +392,11 @@ def _add_run_parsers(commands: Any) -> None:
     )
     run.add_argument(
         "--report",
+        action="append",
+        default=[],
         metavar="PATH",
-        help="write the report (.json, .md or .html; the directory must exist)",
+        help="write the report (.json, .md or .html; the directory must exist); repeatable: "
+        "--report out.json --report out.md writes both from one run",
     )
     run.add_argument(
         "--workers",
@@ -424,7 +427,8 @@ def _add_run_parsers(commands: Any) -> None:
         metavar="AUTHORITIES",
         help="the authorities whose classes fail the run: specification, reference, "
         "convention (comma list or repeatable; default all three: every rule judged); the "
-        "classes of the others are reported as differences that do not fail",
+        "classes of the others are reported as differences that do not fail; a hang, a crash "
+        "or a result to_tensor refuses always fails (no result could be judged)",
     )
     run.add_argument(
         "--xfail",

@@ -51,6 +51,7 @@ import backends
 from conformance.cli.messages import error_text, suggestion
 from conformance.findings.authority import unsourced_rule
 from conformance.findings.deviations import Deviation, load_deviations
+from conformance.findings.failure import REPRO_LIMIT, show_arguments
 from conformance.findings.finding import element_class, findings_of, group
 from conformance.findings.refusals import refusal_evidence
 from conformance.generate import corpus as corpus_module
@@ -71,7 +72,7 @@ from conformance.judge.runner import (
 from conformance.model.calls import Call
 from conformance.model.capabilities import declared_by, features_of, parse_features
 from conformance.model.sanitize import markdown_text, terminal_text
-from conformance.report import failure_report, show_value
+from conformance.report import failure_report
 from conformance.report.markdown import _code_block, class_details
 from conformance.report.table import counted
 from conformance.report.terminal_table import render_table
@@ -159,14 +160,20 @@ def _example(call: Call, first: Outcome, second: Outcome, labels: tuple[str, str
     ]
     if call.note:
         lines.append(f"  call:       {call.note}")
-    lines += [f"  arg {i}:      {show_value(a)}" for i, a in enumerate(call.args)]
+    lines += [f"  arg {i}:      {text}" for i, text in enumerate(show_arguments(call))]
     lines.append(f"  oracle:     {report.expected}")
     for label, outcome in zip(labels, (first, second)):
         shown = failure_report(outcome, label)
         accepted = "accepted" if _accepted(outcome) else "REJECTED"
         lines.append(f"  {label}: {shown.actual}  [{accepted}]")
     for label, outcome in zip(labels, (first, second)):
-        lines.append(f"  reproduce on {label}: {failure_report(outcome, label).repro}")
+        repro = failure_report(outcome, label).repro
+        if len(repro) > REPRO_LIMIT:  # bounded as every printed repro line
+            repro = (
+                f"({len(repro)} characters, more than {REPRO_LIMIT}: the call's JSON is the "
+                "diff report's `call` field, run by `plancheck repro --backend X @FILE`)"
+            )
+        lines.append(f"  reproduce on {label}: {repro}")
     data = report.as_dict()
     data["text"] = "\n".join(lines)
     data["problem"] = f"disagreement: {verdict}"

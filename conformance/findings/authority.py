@@ -30,10 +30,11 @@ from __future__ import annotations
 
 import fnmatch
 import functools
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from conformance.findings.conv_rules import CONV_RULES
 from conformance.model.capabilities import FEATURES
 from oracle import resolvable_plans
 
@@ -41,10 +42,12 @@ __all__ = [
     "AUTHORITIES",
     "FOLDED",
     "RULES",
+    "UNJUDGEABLE",
     "Authority",
     "Rule",
     "authority_fields",
     "authority_of",
+    "fails_the_run",
     "negative_padding",
     "parse_authorities",
     "plan_path",
@@ -377,11 +380,14 @@ _SPECIAL = ("wrong-value:nan", "wrong-value:spurious-nan", "wrong-value:infinity
             "wrong-value:exact-point",
             "wrong-value:signed-zero", "wrong-value:sign", "wrong-value:integer",
             "wrong-value:bool", "wrong-value:outside-interval")  # fmt: skip
-#: error classes whose raising at all the reference states (their type: a convention)
+#: error classes whose raising at all the reference states (their type: a convention);
+#: conv_general's rules by what they check (conformance.findings.conv_rules) rest where
+#: their one class error-shape-mismatch rested
 _REFERENCE_ERRORS = {
     "error-shape-mismatch": R_SHAPES, "error-bad-axis": R_AXES, "error-empty-extremum": R_EMPTY,
     "error-index-negative": R_INDEX, "error-index-too-large": R_INDEX,
     "error-scatter-duplicate": R_DUPLICATES,
+    **dict.fromkeys(CONV_RULES, R_SHAPES),
 }  # fmt: skip
 _FEATURE_RULES: dict[str, Authority] = {
     "broadcasting": R_SHAPES, "negative-axis": R_AXES, "axis-tuple": R_AXES, "keepdims": R_AXES,
@@ -460,6 +466,8 @@ FOLDED: dict[str, tuple[str, ...]] = {
                              "wrong-value:subnormal"),
     "wrong-exception:convention": ("wrong-exception:*",),
     "wrong-value:shape-or-dtype": ("wrong-value:shape", "wrong-value:dtype"),
+    # conv_general's rules were all error-shape-mismatch before they were named
+    "missing-exception:error-shape-mismatch": tuple(f"missing-exception:{r}" for r in CONV_RULES),
 }  # fmt: skip
 
 
@@ -538,6 +546,20 @@ def unsourced_rule(call: Any) -> str | None:
         if breaks(call):
             return why
     return None
+
+
+#: the classes that mean no result could be judged at all: a call that hung, killed its
+#: process, or returned what the backend protocol cannot read.  They rest on the
+#: convention ``harness``, yet they are no evidence of conformance to any authority, so
+#: they fail the run whatever ``--judge`` names (:func:`fails_the_run`)
+UNJUDGEABLE = ("hang", "crash", "wrong-value:type")
+
+
+def fails_the_run(cls: str, authority: str | None, judged: Collection[str]) -> bool:
+    """Whether a new class *cls* resting on *authority* fails a run judging the
+    authorities *judged* (``--judge``): when its authority is judged, and always for
+    a class of :data:`UNJUDGEABLE` (no result could be judged: not a difference)."""
+    return cls in UNJUDGEABLE or authority in judged
 
 
 def parse_authorities(values: Iterable[str], option: str = "--judge") -> frozenset[str]:

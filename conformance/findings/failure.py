@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import re
+import shlex
 import struct
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -23,26 +24,30 @@ import numpy as np
 
 from conformance.findings.elements import element_class
 from conformance.findings.warning_element import WARNING_FLAGS, warned_element, warning_flag
-from conformance.model.calls import REPRO_PRELUDE, Call, Family
+from conformance.model.calls import REPRO_PRELUDE, Call, Family, parameters_of, split_arguments
 from conformance.model.codec import (
     encode_call,
     repro_command,
 )
 from conformance.model.sanitize import terminal_text
-from oracle import DType, Tensor, binary32
+from oracle import DType, Tensor, binary32, get_operation
 from oracle.expectation import Interval
 from oracle.operations import BUILTIN_FACTS
 
 __all__ = [
     "PROBLEM_RULES",
+    "REPRO_LIMIT",
     "FailureReport",
     "class_mismatches",
     "failure_report",
     "format_outcome",
     "mismatch_line",
     "oracle_error_report",
+    "printed_repro",
     "python_snippet",
     "semantics_of",
+    "show_arguments",
+    "show_parameter",
     "show_tensor",
     "show_value",
     "warning_details",
@@ -50,6 +55,12 @@ __all__ = [
 
 #: at most this many elements of one tensor are listed in a report
 MAX_ELEMENTS = 24
+#: the longest ``reproduce:`` or ``python:`` line a report prints, in characters; a
+#: longer one (a call with large tensors: a 1,025-element sort's is 13.5 kB) is printed
+#: as ``plancheck repro --backend X @FILE`` with the call's JSON in a file beside the
+#: report (:mod:`conformance.report.repro_files`), or, without a report file, as a line
+#: saying where the call is (the report's ``call`` field)
+REPRO_LIMIT = 2000
 #: at most this many mismatches are listed in a report
 MAX_MISMATCHES = 8
 
@@ -128,6 +139,41 @@ def show_value(value: Any) -> str:
     if isinstance(value, Fraction):
         return f"Fraction {value.numerator}/{value.denominator}"
     return repr(value)
+
+
+#: a non-dtype argument's text is cut to this many characters (an invalid call's argument
+#: may be any object; the repro line keeps it whole)
+PARAMETER_TEXT = 200
+
+
+def show_parameter(name: str, value: Any) -> str:
+    """A non-dtype argument as what it is: ``axis=-1``, ``keepdims=True``,
+    ``padding=((0, -1), (1, 1))``, ``axis='0'`` -- the Python value the backend receives
+    (its ``repr``), never a dtype reading of it (an axis is no Int32)."""
+    text = show_tensor(value) if isinstance(value, Tensor) else repr(value)
+    if len(text) > PARAMETER_TEXT:
+        text = text[: PARAMETER_TEXT - 3] + "..."
+    return f"{name}={terminal_text(text, PARAMETER_TEXT)}"
+
+
+def show_arguments(call: Call) -> list[str]:
+    """Every forward argument of *call* as a report shows it, in order: a dtype operand
+    (a tensor, a weak scalar) with its exact form and bits (:func:`show_value`), a
+    non-dtype parameter by name and value (:func:`show_parameter`).  A call that does
+    not fit its operation's signature (an invalid call may not) shows each argument
+    with :func:`show_value`."""
+    try:
+        operands, _ = split_arguments(call.operation, call.args)
+        declared = get_operation(call.operation).dtype_operand_positions
+        positions = set(range(len(operands)) if declared is None else declared)
+        names = [p.name for p in parameters_of(call.operation)]
+    except Exception:  # an argument list its operation cannot split: show what is there
+        return [show_value(a) for a in call.args]
+    shown, rest = [], iter(names)
+    for position, value in enumerate(call.args):
+        name = None if position in positions else next(rest, None)
+        shown.append(show_value(value) if name is None else show_parameter(name, value))
+    return shown
 
 
 def _show_expected(expectation: Any) -> str:
@@ -252,6 +298,39 @@ class FailureReport:
     #: element it concerns (:func:`warning_details`): ``index`` (None when no element
     #: shows the flag's condition), ``inputs``, ``expected``
     warning_details: list[dict[str, Any]] = field(default_factory=list)
+    #: the file holding :attr:`call`'s JSON when :attr:`repro` is longer than
+    #: :data:`REPRO_LIMIT` and the run writes a report ('' otherwise): the printed
+    #: lines then read ``plancheck repro --backend X @FILE``
+    repro_file: str = ""
+
+    def repro_lines(self) -> list[tuple[str, str]]:
+        """The ``reproduce:`` and ``python:`` lines as a report prints them, each at
+        most about :data:`REPRO_LIMIT` characters: a longer one names the file holding
+        the call (:attr:`repro_file`), or, without one, says where the call is."""
+        lines = []
+        for title, text in (("reproduce", self.repro), ("python", self.python)):
+            if not text:
+                continue
+            if len(text) > REPRO_LIMIT:
+                text = self._long_repro(title, len(text))
+            lines.append((title, text))
+        return lines
+
+    def _long_repro(self, title: str, length: int) -> str:
+        if self.repro_file:
+            if title == "reproduce":
+                return f"plancheck repro --backend {shlex.quote(self.backend)} " + shlex.quote(
+                    "@" + self.repro_file
+                )
+            return (
+                "from conformance.report import reproduce_file; "
+                f"reproduce_file({self.backend!r}, {self.repro_file!r})"
+            )
+        return (
+            f"({length} characters, more than {REPRO_LIMIT}: the call's JSON is the report "
+            "file's `call` field; a run with --report PATH writes it to a file beside the "
+            "report and prints `plancheck repro --backend X @FILE`)"
+        )
 
     def _elided(self) -> bool:
         """Whether the whole tensors are left out: every mismatch shows its inputs, and
@@ -301,10 +380,8 @@ class FailureReport:
         if self.semantics:
             lines.append(f"  semantics:  {self.semantics}")
         lines.append(f"  verdict:    {self.summary}")
-        if self.repro:
-            lines.append(f"  reproduce:  {self.repro}")
-        if self.python:
-            lines.append(f"  python:     {self.python}")
+        for title, text in self.repro_lines():
+            lines.append(f"  {title + ':':<11} {text}")
         return "\n".join(lines)
 
     def further_class_mismatches(self) -> list[dict[str, Any]]:
@@ -323,6 +400,17 @@ class FailureReport:
     def from_dict(cls, data: Mapping[str, Any]) -> FailureReport:
         known = {f for f in cls.__dataclass_fields__}
         return cls(**{k: v for k, v in data.items() if k in known})
+
+
+def printed_repro(example: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The ``reproduce`` and ``python`` lines of a failure report dict as every format
+    prints them (:meth:`FailureReport.repro_lines`: bounded by :data:`REPRO_LIMIT`)."""
+    report = FailureReport(
+        backend=str(example.get("backend") or ""), operation=str(example.get("operation") or ""),
+        plan="", problem="", summary="", repro=str(example.get("repro") or ""),
+        python=str(example.get("python") or ""), repro_file=str(example.get("repro_file") or ""),
+    )  # fmt: skip
+    return report.repro_lines()
 
 
 def _inputs_at(call: Call, index: Sequence[int]) -> str:
@@ -458,7 +546,7 @@ def failure_report(outcome: Any, backend: str, test: str = "") -> FailureReport:
         plan=plan,
         problem=outcome.problem or ("conforms" if outcome.ok else "non-conformance"),
         summary=terminal_text(outcome.verdict.summary),
-        inputs=[show_value(a) for a in call.args]
+        inputs=show_arguments(call)
         + ([f"accumulator_dtype={call.accumulator_dtype.name}"] if call.accumulator_dtype else []),
         expected=_show_expected(expectation),
         actual=terminal_text(_show_actual(outcome)),
@@ -494,7 +582,7 @@ def oracle_error_report(error: Any, backend: str, test: str = "") -> FailureRepo
         plan=call.plan.describe() if call.plan is not None else "(unknown)",
         problem="oracle error",
         summary=str(error),
-        inputs=[show_value(a) for a in call.args],
+        inputs=show_arguments(call),
         rule=PROBLEM_RULES["oracle error"],
         repro=repro,
         python=call.repro(),

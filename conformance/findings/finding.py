@@ -66,6 +66,7 @@ from typing import Any
 from conformance.classes.boundary import Boundary
 from conformance.exhaustive.ulp_error import real_error
 from conformance.findings.authority import authority_fields, negative_padding, reported_class
+from conformance.findings.conv_rules import CONV_RULES, conv_rule
 from conformance.findings.elements import WRONG_VALUE_ELEMENTS, element_class
 from conformance.findings.failure import PROBLEM_RULES, _inputs_at
 from conformance.findings.host_classes import HOST_CLASSES, HOST_PARTS
@@ -118,8 +119,9 @@ class Finding:
     #: the exception type the backend raised (an unexpected exception's): a known
     #: ``raises-<type>`` deviation covers the call whatever feature it is named after
     raised: str | None = None
-    #: the worst element of an accuracy class: ``ulp``, ``index``, ``inputs``,
-    #: ``expected``, ``actual`` and (unary operations) ``real_error`` in ulps
+    #: the worst element of a class with ULP distances (an accuracy class's, and any
+    #: other whose elements are a nonzero ULP distance off): ``ulp``, ``index``,
+    #: ``inputs``, ``expected``, ``actual`` and (unary operations) ``real_error`` in ulps
     worst: dict[str, Any] | None = None
 
     def key(self) -> tuple[str, str, str]:
@@ -146,11 +148,14 @@ _TYPE_NAME = re.compile(r"[A-Z][A-Za-z0-9_]*(\|[A-Z][A-Za-z0-9_]*)*")
 def error_boundaries() -> tuple[str, ...]:
     """The error classes ``missing-exception:`` and ``wrong-exception:`` name
     (``error-bad-axis``, ``int32-result-overflow`` ...): :func:`_boundary`'s choice."""
-    return tuple(
-        b.name.lower().replace("_", "-")
-        for b in Boundary
-        if b.value[0].name in ("ERROR", "INT32_RESULT")
-        and (b.name.startswith("ERROR") or b.name.endswith("OVERFLOW"))
+    return (
+        tuple(
+            b.name.lower().replace("_", "-")
+            for b in Boundary
+            if b.value[0].name in ("ERROR", "INT32_RESULT")
+            and (b.name.startswith("ERROR") or b.name.endswith("OVERFLOW"))
+        )
+        + CONV_RULES
     )
 
 
@@ -208,7 +213,7 @@ def _all_spellings() -> list[str]:
         "wrong-exception:convention",
         *PLAIN_CLASSES,
         *HOST_CLASSES,
-        *FEATURES,
+        *(f for f in FEATURES if f not in PLAIN_CLASSES),  # conv-negative-padding: once
     ]
 
 
@@ -234,6 +239,9 @@ def _boundary(call: Any, expectation: Any) -> str:
         if boundary.value[0].name in ("ERROR", "INT32_RESULT") and (
             boundary.name.startswith("ERROR") or boundary.name.endswith("OVERFLOW")
         ):
+            if boundary.name == "ERROR_SHAPE_MISMATCH":
+                # conv_general's rules by what they check, not all "shape mismatch"
+                return conv_rule(call) or "error-shape-mismatch"
             return boundary.name.lower().replace("_", "-")
     error = getattr(expectation, "error", None)
     if error is not None:
@@ -291,8 +299,8 @@ def findings_of(outcome: Any) -> list[Finding]:
             rule, ulp, worst = seen.get(cls, (m.rule, None, None))
             if m.ulp is not None:
                 ulp = max(ulp or 0, m.ulp)
-            if cls == "wrong-value:accuracy" and (worst is None or (m.ulp or 0) > (worst.ulp or 0)):
-                worst = m
+            if m.ulp and (worst is None or m.ulp > (worst.ulp or 0)):
+                worst = m  # the element the class line's "max N ULP" speaks of
             seen[cls] = (rule, ulp, worst)
         for cls, (element_rule, ulp, worst) in seen.items():
             found.append(
@@ -341,7 +349,8 @@ _ROUNDING_ELEMENTS = frozenset({"1-ulp", "many-ulps", "subnormal"})
 
 
 def _worst(outcome: Any, m: Any) -> dict[str, Any]:
-    """The worst element *m* of an accuracy class: its index, inputs, expected and actual
+    """The worst element *m* of a class (the largest ULP distance): its index, inputs,
+    expected and actual
     values with their bits, ULP distance and (a unary operation) real error in ulps of
     the exact value (:func:`conformance.exhaustive.ulp_error.real_error`)."""
     call = outcome.call
@@ -409,7 +418,8 @@ class DeviationClass:
     #: whether the run judges the class's authority (``--judge``): a class not judged
     #: is a difference that never fails the run
     judged: bool = True
-    #: the worst element of an accuracy class (:attr:`Finding.worst`)
+    #: the worst element of a class with ULP distances (:attr:`Finding.worst`): the one
+    #: :attr:`max_ulp` speaks of, with its inputs and bits
     worst: dict[str, Any] | None = None
 
     @property
@@ -474,7 +484,7 @@ def _fold_features(
 
     for key, found in list(classes.items()):
         backend, operation, cls, new = key
-        if cls not in FEATURES or found.raised is None:
+        if cls not in FEATURES or cls in PLAIN_CLASSES or found.raised is None:
             continue
         target_key = (backend, operation, f"raises-{found.raised}", new)
         target = classes.get(target_key)
@@ -498,6 +508,8 @@ def _renamed(record: Mapping[str, Any], evidence: Evidence) -> str:
     cls = record["class"]
     refused, supported = evidence.get((record["backend"], record["operation"]), ((), ()))
     usable = set(refused) - set(supported)
+    if cls in PLAIN_CLASSES:  # conv-negative-padding: one class, whatever was supported
+        return cls
     if cls in FEATURES and cls in set(supported) and record.get("raised"):
         return f"raises-{record['raised']}"
     needed = record.get("features_needed") or []

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 
-from conformance.model.capabilities import features_of, first_feature
+from conformance.model.capabilities import IMPLIES, features_of, first_feature
 
 __all__ = ["former_class", "refusal_class", "refusal_evidence"]
 
@@ -37,9 +37,9 @@ def refusal_evidence(
 
     *supported*: the features some call needing them got a result for.  *refused*:
     the features every call needing them raised on, one of those calls needing no
-    other feature -- so an exception whose cause lies outside the vocabulary (a
-    negative padding, always with ``conv-padding`` and here with ``zero-size``)
-    is not pinned on a feature that merely came along.
+    other feature (a feature another implies does not count: a negative padding is
+    always a nonzero one) -- so an exception whose cause lies elsewhere is not pinned
+    on a feature that merely came along.
     """
     every: dict[str, bool] = {}
     alone: set[str] = set()
@@ -48,8 +48,11 @@ def refusal_evidence(
         features = features_of(call)  # type: ignore[arg-type]
         for feature in features:
             every[feature] = every.get(feature, True) and refused
-        if refused and len(features) == 1:
-            alone |= features
+        # a feature another one implies (conv-padding beside conv-negative-padding) came
+        # along: the call needs the narrower one alone
+        essential = features - {IMPLIES[f] for f in features if f in IMPLIES}
+        if refused and len(essential) == 1:
+            alone |= essential
     supported = frozenset(feature for feature, all_raised in every.items() if not all_raised)
     return frozenset(alone) - supported, supported
 

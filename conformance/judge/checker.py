@@ -19,7 +19,12 @@ from typing import Any
 
 from backends.errors import NotMeasured
 from conformance.classes.result import result_classes_hit
-from conformance.findings.authority import AUTHORITIES, authority_fields, unsourced_rule
+from conformance.findings.authority import (
+    AUTHORITIES,
+    authority_fields,
+    fails_the_run,
+    unsourced_rule,
+)
 from conformance.findings.failure import FailureReport, failure_report, oracle_error_report
 from conformance.findings.finding import Finding, findings_of
 from conformance.findings.host_classes import HOST_RULES
@@ -474,12 +479,15 @@ class Checker:
 
     def new_classes(self) -> list[dict[str, Any]]:
         """The recorded classes no known deviation covers, of a judged authority (the
-        others are differences that do not fail)."""
+        others are differences that do not fail) -- and a hang, a crash or an unreadable
+        result whatever ``--judge`` says (:func:`~conformance.findings.authority.fails_the_run`:
+        no result could be judged)."""
         self.name_refusals()
         return [
             entry
             for entry in self.classes.values()
-            if entry["known"] is None and entry.get("authority") in self.judged
+            if entry["known"] is None
+            and fails_the_run(entry["class"], entry.get("authority"), self.judged)
         ]
 
     def raise_findings(self) -> None:
@@ -494,7 +502,11 @@ class Checker:
         lines = [
             f"  {e['operation']}@{e['class']}: {e['kind']}, {e['count']} calls"
             + f" [{(e.get('clause') or {}).get('label') or e.get('authority')}]"
-            + (" [not judged]" if e.get("authority") not in self.judged else "")
+            + (
+                ""
+                if fails_the_run(e["class"], e.get("authority"), self.judged)
+                else " [not judged]"
+            )
             + (f" [known: {e['known']}]" if e["known"] is not None else "")
             for e in entries
         ]

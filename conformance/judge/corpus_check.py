@@ -459,8 +459,9 @@ def _classify_cases(
             element = "exact-point"
         cls = reported_class("wrong-value:" + element, plan.operation, plan)
         indices, worst = by_class.get(cls, ([], None))
-        if cls == "wrong-value:accuracy" and ulp is not None and ulp > (worst or 0):
-            indices.insert(0, index)  # the worst case first: the class's example
+        if ulp and ulp > (worst or 0):
+            # the worst case first: the class's example, the element its max ULP speaks of
+            indices.insert(0, index)
         else:
             indices.append(index)
         by_class[cls] = (indices, worst if ulp is None else max(worst or 0, ulp))

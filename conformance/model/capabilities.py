@@ -37,6 +37,7 @@ from oracle import DType, Tensor
 
 __all__ = [
     "FEATURES",
+    "IMPLIES",
     "declared_by",
     "features_of",
     "first_feature",
@@ -177,8 +178,10 @@ FEATURES: dict[str, tuple[str, Callable[[Call], bool]]] = {
     ),
     "conv-stride": ("a convolution window stride above 1", _conv("window_strides",
                                                                  lambda v: max(v) > 1)),
-    "conv-padding": ("nonzero convolution padding", _conv("padding",
-                                                          lambda v: any(any(p) for p in v))),
+    "conv-padding": ("nonzero convolution padding (negative bounds included)",
+                     _conv("padding", lambda v: any(any(p) for p in v))),
+    "conv-negative-padding": ("a negative convolution padding bound (a crop)",
+                              _conv("padding", lambda v: any(b < 0 for p in v for b in p))),
     "conv-lhs-dilation": ("a convolution input dilation above 1", _conv("lhs_dilation",
                                                                         lambda v: max(v) > 1)),
     "conv-rhs-dilation": ("a convolution window dilation above 1", _conv("rhs_dilation",
@@ -188,6 +191,12 @@ FEATURES: dict[str, tuple[str, Callable[[Call], bool]]] = {
     "conv-2d": ("a convolution with two spatial dimensions", _conv("window_strides",
                                                                    lambda v: len(v) == 2)),
 }  # fmt: skip
+
+
+#: feature -> the broader feature every call needing it needs too (a negative padding is
+#: a nonzero padding): a refusal is pinned on the narrower one
+#: (:func:`conformance.findings.refusals.refusal_evidence`)
+IMPLIES: dict[str, str] = {"conv-negative-padding": "conv-padding"}
 
 
 def features_of(call: Call) -> frozenset[str]:

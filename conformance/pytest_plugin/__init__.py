@@ -36,9 +36,11 @@ Options
     judged, only counted.  A backend's own ``unsupported`` attribute adds to it.
 ``--plancheck-seed SEED``, ``--plancheck-max-examples N``
     the search's seed and the generated calls per plan.
-``--plancheck-report PATH``
+``--plancheck-report PATH`` (repeatable)
     ``.json``, ``.md`` or ``.html`` (the directory must exist); rewritten after
-    every finished test item.
+    every finished test item; every path given is written from one run.  A call
+    whose repro line is longer than 2,000 characters is written beside the first
+    (:mod:`conformance.report.repro_files`).
 
 Every check judges all its calls and records *deviation classes*
 (:mod:`conformance.findings.finding`); an item fails when it found a class that no

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from conformance.findings.authority import fails_the_run
 from conformance.findings.deviations import Deviation
 from conformance.findings.finding import group
 from conformance.findings.refusals import former_class
@@ -101,7 +102,7 @@ class Aggregation(StateFields):
             entry = dict(entry, known=self.known_reason(
                 entry["backend"], entry["operation"], entry["plan"], entry["class"],
                 entry.get("raised"), entry.get("authority")))  # fmt: skip
-            entry["judged"] = entry.get("authority") in self.judged
+            entry["judged"] = fails_the_run(entry["class"], entry.get("authority"), self.judged)
             self.class_records.append(entry)
         for message, count in (record.get("not_measured") or {}).items():
             self.not_measured.setdefault(record["backend"], Counter())[

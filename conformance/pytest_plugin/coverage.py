@@ -47,6 +47,7 @@ class CoverageCheck(StateFields):
             summary = summarise(
                 required, self.coverage_rows.get(label, {}), self.coverage_skipped.get(label, {})
             )
+            summary["excused_by"] = self.excused_by(label)
             self.coverage_summary[label] = summary
             if summary["missing"]:
                 self.coverage_complete = False

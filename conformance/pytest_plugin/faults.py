@@ -33,10 +33,11 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from conformance.findings.failure import show_arguments
 from conformance.host.first_call import largest_allowance
 from conformance.judge.runner import Watchdog
 from conformance.pytest_plugin.fields import StateFields
-from conformance.report import FailureReport, decode_call, encode_call, repro_command, show_value
+from conformance.report import FailureReport, decode_call, encode_call, repro_command
 
 if TYPE_CHECKING:
     from conformance.pytest_plugin.parametrize import Case
@@ -67,7 +68,7 @@ def _describe_call(failure: Any, call_data: Any, label: str, what: str) -> None:
         call = decode_call(call_data)
     except ValueError:
         return
-    failure.inputs = [show_value(a) for a in call.args]
+    failure.inputs = show_arguments(call)
     failure.repro = repro_command(call, label)
     failure.python = call.repro()
     failure.call = call_data

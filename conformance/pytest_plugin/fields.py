@@ -64,7 +64,12 @@ class StateFields:
         _current_call: Call | None
         inflight_dir: str | None
         # -- what the run measured (the controller) --------------------------------
+        #: every report file the run writes; the first (None: no report)
+        report_paths: list[Path]
         report_path: Path | None
+        #: the report being written (a failed write names it); why a write failed
+        writing: Path
+        report_error: str
         table: ConformanceTable
         started: float
         started_text: str
@@ -89,7 +94,7 @@ class StateFields:
         result: str
         complete: bool
         _cases_by_test: dict[str, Case] | None
-        _writer: ReportWriter | None
+        _writers: list[ReportWriter]
 
         # -- methods one mixin (or the state) defines and another calls ------------
         def backend(self, label: str) -> BackendHost: ...
@@ -102,3 +107,5 @@ class StateFields:
         def stale_deviations(self) -> list[dict[str, str]]: ...
         def respelled_deviations(self) -> list[dict[str, str]]: ...
         def stale_fails(self) -> bool: ...
+        def class_dicts(self) -> list[dict[str, Any]]: ...
+        def excused_by(self, label: str) -> list[str]: ...

@@ -13,7 +13,6 @@ session, ``--plancheck-report`` otherwise.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterable
 from typing import Any
 
 import pytest
@@ -21,10 +20,9 @@ import pytest
 from conformance.model.options import max_examples as max_examples_option
 from conformance.model.options import seconds as seconds_option
 from conformance.model.options import seed as seed_option
-from oracle.evaluate import REFERENCES
 from plancheck_options import DEFAULT_TIMEOUT, OPTIONS, attribute
 
-__all__ = ["DEFAULT_TIMEOUT", "apply_ini", "parse_budgets", "typed"]
+__all__ = ["DEFAULT_TIMEOUT", "apply_ini", "typed"]
 
 
 def from_cli(config: Any) -> bool:
@@ -88,27 +86,3 @@ def apply_ini(config: Any) -> None:
         if isinstance(value, list):
             value = [v for v in value if v]
         setattr(config.option, key, _converted(config, name, value, f"ini setting {key} ="))
-
-
-def parse_budgets(values: Iterable[str], option: str = "--plancheck-ulp-budget") -> dict[str, int]:
-    budgets: dict[str, int] = {}
-    for value in values:
-        operation, equals, number = value.partition("=")
-        operation = operation.strip()
-        try:
-            budget = int(number)
-        except ValueError:
-            budget = -1
-        if not equals or budget < 0:
-            raise pytest.UsageError(f"{option}: expected OP=N (N >= 0), got {value!r}")
-        reference = REFERENCES.get(operation)
-        if reference is None:
-            raise pytest.UsageError(f"{option}: unknown operation {operation!r}")
-        if not reference.rounded:
-            rounded = ", ".join(sorted(k for k, r in REFERENCES.items() if r.rounded))
-            raise pytest.UsageError(
-                f"{option}: {operation} is not a correctly rounded operation "
-                f"(a budget applies to {rounded})"
-            )
-        budgets[operation] = budget
-    return budgets

@@ -11,7 +11,9 @@ from conformance.model.versions import backend_version, plancheck_version
 from conformance.pytest_plugin.fields import StateFields
 from conformance.pytest_plugin.terminal_summary import header_lines, write_summary
 from conformance.report import REPORT_FORMAT
+from conformance.report.coverage_summary import excused_by
 from conformance.report.markdown import authority_counts
+from conformance.report.repro_files import attach_repro_files
 
 __all__ = ["Reporting"]
 
@@ -31,7 +33,7 @@ class Reporting(StateFields):
     def document(self) -> dict[str, Any]:
 
         elapsed = time.time() - self.started
-        classes = [c.as_dict() for c in self.deviation_classes()]
+        classes = self.class_dicts()
         totals = {label: self.table.totals(label) for label in self.table.backends()}
         examples = sum(t["examples"] for t in totals.values())
         return {
@@ -86,6 +88,27 @@ class Reporting(StateFields):
             "coverage": self.coverage_summary,
         }
 
+    def class_dicts(self) -> list[dict[str, Any]]:
+        """The run's deviation classes as report entries, each example whose repro line
+        is longer than :data:`~conformance.findings.failure.REPRO_LIMIT` with its call
+        in a file beside the report (:func:`~conformance.report.repro_files.attach_repro_files`;
+        the failures, known ones and crashes too)."""
+        classes = [c.as_dict() for c in self.deviation_classes()]
+        examples = [c["example"] for c in classes] + self.failures + self.xfailed + self.crashes
+        try:
+            attach_repro_files(examples, self.report_path)
+        except OSError as error:  # the run goes on; the session ends with the reason
+            self.report_error = f"a large call could not be written beside the report: {error}"
+        return classes
+
+    def excused_by(self, label: str) -> list[str]:
+        """What excused backend *label*'s coverage pairs (the coverage line names it)."""
+        return excused_by(
+            self.not_supported.get(label) or (),
+            sum((self.not_measured.get(label) or {}).values()),
+            sum((self.not_judged.get(label) or {}).values()),
+        )
+
     def not_measured_entries(self, label: str) -> list[dict[str, Any]]:
         """The calls of backend *label* its adapter could not map, per operation and
         message: ``operation``, ``message``, ``count``."""
@@ -96,8 +119,13 @@ class Reporting(StateFields):
         ]
 
     def _write(self) -> None:
-        if self._writer is not None:
-            self._writer.write(self.document(), self.table)
+        """Write every report file (``--plancheck-report``, repeatable) from one document."""
+        if not self._writers:
+            return
+        document = self.document()
+        for writer in self._writers:
+            self.writing = writer.path  # named by the message when the write fails
+            writer.write(document, self.table)
 
     def pytest_terminal_summary(self, terminalreporter: Any, exitstatus: Any) -> None:
 

@@ -140,8 +140,16 @@ class PlancheckState(Parametrization, Aggregation, CoverageCheck, Reporting, Fau
             self._inflight_fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
         self.inflight_dir: str | None = None
         # controller side
-        report = option.plancheck_report
-        self.report_path = Path(config.invocation_params.dir) / report if report else None
+        reports = option.plancheck_report or []
+        if isinstance(reports, str):  # set by a caller that predates repeatable reports
+            reports = [reports]
+        #: every report file the run writes (``--plancheck-report``, repeatable), in order
+        self.report_paths: list[Path] = list(
+            dict.fromkeys(Path(config.invocation_params.dir) / r for r in reports)
+        )
+        #: the first of them: where the terminal sends a reader for what it leaves out,
+        #: and beside which large calls are written (None: no report)
+        self.report_path = self.report_paths[0] if self.report_paths else None
         self.table = ConformanceTable()
         self.started = time.time()
         self.started_text = time.strftime("%Y-%m-%dT%H:%M:%S%z")
@@ -171,13 +179,14 @@ class PlancheckState(Parametrization, Aggregation, CoverageCheck, Reporting, Fau
         self.result = "running"
         self.complete = False
         self._cases_by_test: dict[str, Case] | None = None
-        self._writer = None
+        self._writers: list[ReportWriter] = []
         self.report_error = ""
-        if self.report_path is not None and not self.is_worker:
-            try:
-                self._writer = ReportWriter(self.report_path)
-            except OSError as error:
-                raise pytest.UsageError(f"{typed(config, 'report')}: {error}") from None
+        if self.report_paths and not self.is_worker:
+            for report_file in self.report_paths:
+                try:
+                    self._writers.append(ReportWriter(report_file))
+                except OSError as error:
+                    raise pytest.UsageError(f"{typed(config, 'report')}: {error}") from None
             self._write()
 
     # -- backends and cases ------------------------------------------------------
@@ -214,7 +223,8 @@ class PlancheckState(Parametrization, Aggregation, CoverageCheck, Reporting, Fau
         try:
             super()._write()
         except OSError as error:
-            self.report_error = f"the report {self.report_path} could not be written: {error}"
+            where = getattr(self, "writing", self.report_path)
+            self.report_error = f"the report {where} could not be written: {error}"
 
     def close_hosts(self) -> None:
         """Kill every backend host of this process (and whatever the backends forked)."""

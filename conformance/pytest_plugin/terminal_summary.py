@@ -23,6 +23,8 @@ from typing import Any
 from conformance.host.first_call import statement
 from conformance.model.sanitize import terminal_text
 from conformance.model.versions import backend_version, plancheck_version
+from conformance.pytest_plugin.options import typed
+from conformance.report.coverage_summary import coverage_line
 from conformance.report.markdown import (
     TERMINAL_DETAILS,
     class_details,
@@ -33,7 +35,7 @@ from conformance.report.markdown import (
 )
 from conformance.report.table import counted, failing_calls
 
-__all__ = ["header_lines", "write_summary"]
+__all__ = ["details_left_out", "header_lines", "write_summary"]
 
 #: a terminal line longer than this is cut (with a visible marker)
 _LINE_LIMIT = 20_000
@@ -62,6 +64,24 @@ def header_lines(state: Any) -> list[str]:
     return lines
 
 
+def details_left_out(state: Any, classes: int, shown: int) -> str:
+    """The line saying how many detail blocks of a backend's *classes* the terminal
+    left out (it shows *shown*: the first :data:`TERMINAL_DETAILS` new ones) and where
+    they are: the report files of the run, or the option that writes one.  Empty when
+    none was left out."""
+    left = classes - shown
+    if left <= 0:
+        return ""
+    blocks = f"{left} detail block{'s' * (left != 1)} left out ({shown} of {classes} shown"
+    blocks += ", new classes first)"
+    readable = [p for p in state.report_paths if p.suffix.lower() in (".md", ".html")]
+    paths = readable or list(state.report_paths)
+    if paths:
+        return f"{blocks}: every block is in {', '.join(str(p) for p in paths)}"
+    option = typed(state.config, "report")
+    return f"{blocks}: {option} out.md (or .html, .json) writes every block"
+
+
 def write_summary(state: Any, terminalreporter: Any, exitstatus: Any) -> None:
     """The plancheck part of pytest's terminal summary for the plugin state *state*."""
     if state.is_worker or not state.labels:
@@ -73,7 +93,7 @@ def write_summary(state: Any, terminalreporter: Any, exitstatus: Any) -> None:
         terminalreporter.write_line(terminal_text(line, _LINE_LIMIT))
 
     elapsed = time.time() - state.started
-    classes = [c.as_dict() for c in state.deviation_classes()]
+    classes = state.class_dicts()
     for label in state.table.backends():
         terminalreporter.write_sep("=", f"plancheck conformance: {terminal_text(label, 200)}")
         mine = [c for c in classes if c["backend"] == label]
@@ -97,12 +117,14 @@ def write_summary(state: Any, terminalreporter: Any, exitstatus: Any) -> None:
             write(line)
         new = [c for c in mine if c["known"] is None and c.get("judged", True)]
         new += [c for c in mine if c["known"] is None and not c.get("judged", True)]
+        left_out = details_left_out(state, len(mine), min(len(new), TERMINAL_DETAILS))
+        if left_out and len(new) > TERMINAL_DETAILS:
+            write(f"details of the first {TERMINAL_DETAILS} of {len(new)} new classes follow")
         for entry in new[:TERMINAL_DETAILS]:
             for line in class_details(entry).splitlines():
                 write(line)
-        if len(new) > TERMINAL_DETAILS:
-            where = state.report_path or "the report file (--report out.md)"
-            write(f"... details of {len(new) - TERMINAL_DETAILS} more new classes in {where}")
+        if left_out:
+            write(left_out)
         coverage = state.coverage_summary.get(label)
         if interrupted:
             write(
@@ -111,14 +133,7 @@ def write_summary(state: Any, terminalreporter: Any, exitstatus: Any) -> None:
             )
         elif coverage:
             write(
-                f"coverage: {coverage['plans_exercised']} of {coverage['plans']} plans "
-                f"exercised, {coverage['pairs_hit']} of {coverage['pairs_applicable']} "
-                f"applicable (plan, boundary class) pairs ({coverage.get('shape_pairs_hit', 0)} "
-                f"of {coverage.get('shape_pairs_applicable', 0)} (plan, shape class), "
-                f"{coverage.get('order_pairs_hit', 0)} of "
-                f"{coverage.get('order_pairs_applicable', 0)} (plan, order class)) and "
-                f"{coverage.get('result_pairs_hit', 0)} of "
-                f"{coverage.get('result_pairs_applicable', 0)} (plan, result class) pairs hit"
+                f"coverage: {coverage_line(coverage, coverage.get('excused_by') or ())}"
                 + ("" if not coverage["missing"] else " -- INCOMPLETE, the run fails:")
             )
             for line in coverage["missing"][:20]:
@@ -176,8 +191,9 @@ def write_summary(state: Any, terminalreporter: Any, exitstatus: Any) -> None:
             f"now spelt {entry['now']} (an unexpected exception is named after a feature "
             "only when the backend refused every call needing it); respell the entry"
         )
-    if state.report_path is not None:
-        write(f"plancheck report: {state.report_path}")
+    if state.report_paths:
+        heading = "plancheck report" + "s" * (len(state.report_paths) > 1)
+        write(f"{heading}: {', '.join(str(p) for p in state.report_paths)}")
     if interrupted:
         _quiet_interrupt_banner(terminalreporter)
 

@@ -33,7 +33,7 @@ from conformance.model.codec import (
 )
 from conformance.report.document import REPORT_FORMAT, ReportWriter, report_schema, validate_report
 from conformance.report.markdown import classes_table_markdown, markdown_report
-from conformance.report.reproduce import reproduce
+from conformance.report.reproduce import reproduce, reproduce_file
 from conformance.report.table import ConformanceTable
 
 __all__ = [
@@ -56,6 +56,7 @@ __all__ = [
     "report_schema",
     "repro_command",
     "reproduce",
+    "reproduce_file",
     "show_value",
     "validate_report",
 ]

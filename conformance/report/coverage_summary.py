@@ -13,13 +13,13 @@ unsupported feature would have hit is not a gap of the run.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from conformance.classes.boundary import ORDER_CLASS_GROUPS, SHAPE_GROUPS
 from conformance.judge.coverage import CoverageMatrix
 
-__all__ = ["summarise"]
+__all__ = ["coverage_line", "excused_by", "summarise"]
 
 
 def summarise(
@@ -85,4 +85,52 @@ def summarise(
         f"{plan.describe()}: {'not exercised' if cls is None else cls.name}"
         for plan, cls in missing
     ] + [f"{plan.describe()}: result {cls.name}" for plan, cls in missing_results]
+    # complete: every required plan exercised and no pair missing once the excused pairs
+    # are set aside (the matrix alone counts an excused pair as missing)
+    summary["complete"] = not summary["missing"]
     return summary
+
+
+def excused_by(
+    unsupported: Iterable[str] = (), not_measured: int = 0, not_judged: int = 0
+) -> list[str]:
+    """What excused a backend's pairs, as :func:`coverage_line` names it: the features
+    declared unsupported that calls needed, calls the adapter could not map, calls
+    resting on no source."""
+    features = sorted(unsupported)
+    reasons = []
+    if features:
+        noun = "feature" if len(features) == 1 else "features"
+        reasons.append(f"the unsupported {noun} {', '.join(features)}")
+    if not_measured:
+        reasons.append("calls not measured")
+    if not_judged:
+        reasons.append("calls resting on no source")
+    return reasons
+
+
+def coverage_line(summary: Mapping[str, Any], reasons: Sequence[str] = ()) -> str:
+    """The coverage of one backend in one line: plans exercised, the (plan, boundary
+    class) pairs hit of the applicable ones (shape and order classes among them), the
+    (plan, result class) pairs hit, and the pairs excused with what excused them
+    (*reasons*, :func:`excused_by`): a pair only calls not judged would have hit is
+    neither hit nor missing."""
+    get = summary.get
+    line = (
+        f"{get('plans_exercised')} of {get('plans')} plans exercised, {get('pairs_hit')} of "
+        f"{get('pairs_applicable')} applicable (plan, boundary class) pairs "
+        f"({get('shape_pairs_hit', 0)} of {get('shape_pairs_applicable', 0)} (plan, shape "
+        f"class), {get('order_pairs_hit', 0)} of {get('order_pairs_applicable', 0)} (plan, "
+        f"order class)) and {get('result_pairs_hit', 0)} of "
+        f"{get('result_pairs_applicable', 0)} (plan, result class) pairs hit"
+    )
+    inputs, results = get("pairs_not_supported", 0), get("result_pairs_not_supported", 0)
+    if inputs or results:
+        kinds = ((inputs, "boundary"), (results, "result"))
+        parts = [f"{n} (plan, {kind} class)" for n, kind in kinds if n]
+        by = f" by {' and '.join(reasons)}" if reasons else ""
+        line += (
+            f"; {' and '.join(parts)} pair{'s' * (inputs + results != 1)} excused{by} "
+            "(only calls not judged would hit them)"
+        )
+    return line

@@ -37,6 +37,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from conformance.findings.failure import printed_repro
 from conformance.model.sanitize import html_text
 from conformance.report.html_charts import (
     _count,
@@ -439,13 +440,9 @@ def _example(example: Mapping[str, Any]) -> list[str]:
         )
         lines += _mismatch_table(further, classes=True)
     lines += _warnings(example)
-    if example.get("repro"):
-        lines += [
-            "<p>reproduce:</p>",
-            f'<pre class="command repro">{_command(example["repro"])}</pre>',
-        ]
-    if example.get("python"):
-        lines += ["<p>python:</p>", f'<pre class="command">{_command(example["python"])}</pre>']
+    for title, text in printed_repro(example):  # bounded: a large call is a file
+        kind = "command repro" if title == "reproduce" else "command"
+        lines += [f"<p>{title}:</p>", f'<pre class="{kind}">{_command(text)}</pre>']
     return lines
 
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from conformance.findings.authority import AUTHORITIES
 from conformance.findings.failure import FailureReport
 from conformance.model.sanitize import markdown_text, terminal_text
+from conformance.report.coverage_summary import coverage_line
 
 if TYPE_CHECKING:
     from conformance.report.table import ConformanceTable
@@ -148,21 +149,37 @@ def authority_text(entry: Mapping[str, Any]) -> list[str]:
                      f"{entry['composed']}: not counted as the library's")  # fmt: skip
     if entry.get("judged") is False:
         lines.append("  judged:     no (--judge): a difference that does not fail the run")
+    lines.extend(worst_lines(entry))
+    return lines
+
+
+def worst_lines(entry: Mapping[str, Any]) -> list[str]:
+    """The worst element of a class (``worst``, the one its ``max N ULP`` speaks of) with
+    its inputs and bits; when the example below is another call (the smallest seen),
+    a line saying so.  Empty for a class without one."""
     worst = entry.get("worst")
-    if worst:
-        real = worst.get("real_error")
-        real_text = f", real error {real} ulps" if real is not None else ""
-        inputs = f" from ({worst['inputs']})" if worst.get("inputs") else ""
-        lines.append(f"  worst:      {worst.get('ulp')} ULP{real_text} at {tuple(worst['index'])}"
-                     f"{inputs}: expected {worst['expected']}, got {worst['actual']}")  # fmt: skip
+    if not worst:
+        return []
+    real = worst.get("real_error")
+    real_text = f", real error {real} ulps" if real is not None else ""
+    inputs = f" from ({worst['inputs']})" if worst.get("inputs") else ""
+    lines = [f"  worst:      {worst.get('ulp')} ULP{real_text} at {tuple(worst['index'])}"
+             f"{inputs}: expected {worst['expected']}, got {worst['actual']}"]  # fmt: skip
+    example = entry.get("example") or {}
+    if example and example.get("ulp") != worst.get("ulp"):
+        lines.append(
+            f"              (the class's worst element; the example below is its smallest "
+            f"call, {example.get('ulp')} ULP at most)"
+        )
     return lines
 
 
 def classes_table_markdown(classes: Sequence[Mapping[str, Any]]) -> str:
     """The deviation classes as a Markdown table: one row per class, with its kind,
-    count, plans, its example's input/expected/actual (of a wrong value: the first
-    element of the class itself, ``class_mismatches``, else the first mismatch) and
-    the class's largest ULP distance seen."""
+    count, plans, its example's input/expected/actual (of a class with ULP distances its
+    worst element, the one the max ULP column speaks of; of another wrong value the
+    first element of the class itself, ``class_mismatches``, else the first mismatch)
+    and the class's largest ULP distance seen."""
     rows = [
         "| class | kind | authority | calls | plans | example: expected -> actual | max ULP |",
         "| --- | --- | --- | ---: | ---: | --- | ---: |",
@@ -171,6 +188,8 @@ def classes_table_markdown(classes: Sequence[Mapping[str, Any]]) -> str:
         example = c.get("example") or {}
         mismatches = example.get("mismatches") or []
         own = [m for m in example.get("class_mismatches") or [] if m.get("class") == c["class"]]
+        if c.get("worst"):  # the element the max ULP column speaks of
+            own = [c["worst"]]
         if own or mismatches:
             m = (own or mismatches)[0]  # the class's own first element, when the report has it
             shown = f"{m['expected']} -> {m['actual']}"
@@ -305,16 +324,10 @@ def markdown_report(document: Mapping[str, Any], table: ConformanceTable) -> str
         lines += ["## Coverage (plan x boundary class)", ""]
         for backend, summary in coverage.items():
             missing = summary.get("missing", [])
+            text = coverage_line(summary, summary.get("excused_by") or ())
             lines.append(
-                f"- `{backend}`: {summary.get('plans_exercised')} of {summary.get('plans')} plans "
-                f"exercised, {summary.get('pairs_hit')} of {summary.get('pairs_applicable')} "
-                f"applicable (plan, boundary class) pairs ({summary.get('shape_pairs_hit', 0)} "
-                f"of {summary.get('shape_pairs_applicable', 0)} (plan, shape class), "
-                f"{summary.get('order_pairs_hit', 0)} of "
-                f"{summary.get('order_pairs_applicable', 0)} (plan, order class)) and "
-                f"{summary.get('result_pairs_hit', 0)} of "
-                f"{summary.get('result_pairs_applicable', 0)} (plan, result class) pairs hit"
-                + (f"; MISSING: {', '.join(missing[:20])}" if missing else "")
+                f"- {_code_span(backend)}: {markdown_text(text)}"
+                + (f"; MISSING: {markdown_text(', '.join(missing[:20]))}" if missing else "")
             )
         lines.append("")
     return "\n".join(lines)
