@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 from importlib import metadata
+from pathlib import Path
 from typing import Any
 
 __all__ = ["backend_version", "plancheck_version"]
@@ -23,6 +24,24 @@ def plancheck_version() -> str:
         return metadata.version("plancheck")
     except metadata.PackageNotFoundError:
         return "unknown"
+
+
+def _ships(distribution: metadata.Distribution, module: str, loaded: str | None) -> bool:
+    """Whether *distribution* ships the top-level *module* that was actually imported
+    (its ``__file__`` is *loaded*).  Several distributions claim generic top-level
+    names -- a wheel that ships its own ``tests`` package -- so a claim alone would
+    label a project's ``tests.backend:Mine`` with an unrelated library's version."""
+    if loaded is None:
+        return False
+    target = Path(loaded).resolve()
+    for file in distribution.files or ():
+        if (
+            file.parts
+            and file.parts[0] == module
+            and Path(str(distribution.locate_file(file))).resolve() == target
+        ):
+            return True
+    return False
 
 
 def backend_version(backend: Any) -> str:
@@ -38,9 +57,11 @@ def backend_version(backend: Any) -> str:
         packages = metadata.packages_distributions().get(module, [])
     except Exception:  # a broken environment's metadata is no reason to fail a run
         packages = []
+    loaded = getattr(sys.modules.get(module), "__file__", None)
     for distribution in packages:
         try:
-            return f"{distribution} {metadata.version(distribution)}"
+            if _ships(metadata.distribution(distribution), module, loaded):
+                return f"{distribution} {metadata.version(distribution)}"
         except metadata.PackageNotFoundError:
             continue
     top = sys.modules.get(module)
