@@ -42,7 +42,8 @@ from typing import Any
 import numpy as np
 
 import backends
-from conformance.host import fpenv
+from conformance.host import fpenv, imports
+from conformance.host.fpstate import Switch
 from conformance.host.identity import identity_of
 from conformance.host.segment import Segment
 from conformance.host.wire import encode_array, encode_tensor, raised_error, tensor_of_bits
@@ -101,6 +102,8 @@ class Host:
         self.pid = os.getpid()
         self.label = ""
         self.segments: dict[str, Segment] = {}  #: the sweep's shared memory, by name
+        #: the backend's floating-point environment, installed only around its code
+        self.environment = Switch()
 
     def _leave_if_forked(self) -> None:
         """A child the backend forked that returned into the host's code ends here, at
@@ -111,9 +114,11 @@ class Host:
     # -- requests ------------------------------------------------------------
 
     def load(self, label: str) -> dict[str, Any]:
+        imports.install()  # plancheck's modules run in the default environment, always
         self.backend = backends.get(label)
         self.label = label
         after = fpenv.probe()
+        self.environment.keep_current()  # the backend's, installed again for its calls
         self.sticky = list(fpenv.deviations(after))
         patched = self._patched()
         if patched:
@@ -146,34 +151,48 @@ class Host:
         count = getattr(self.backend, "allocations", None)
         return count if isinstance(count, int) and not isinstance(count, bool) else None
 
-    def _environment_before(self) -> list[str]:
-        """The findings that hold before a call (since the import, numpy's error state
-        left by an earlier call, the environment now); numpy's default error state set."""
-        environment: list[str] = list(self.sticky)
-        if np.geterr() != fpenv.DEFAULT_NUMPY_ERRORS:
-            environment.append("numpy-state:error-state")
-        np.seterr(**fpenv.DEFAULT_NUMPY_ERRORS)
-        return environment + fpenv.deviations(fpenv.probe())
-
     def _environment_after(self, environment: list[str]) -> list[str]:
-        """*environment* with what the call left (the environment, patched numpy functions),
-        sorted, each once; numpy's default error state set again."""
-        environment = environment + fpenv.deviations(fpenv.probe())
+        """*environment* with numpy's patched functions, sorted, each once."""
         if self._patched():
             environment.append("numpy-state:patched")
-        np.seterr(**fpenv.DEFAULT_NUMPY_ERRORS)
         return sorted(set(environment))
 
     def run(self, operation: str, args: list[Any], keywords: dict[str, Any]) -> dict[str, Any]:
-        backend = self.backend
+        """One judged call.  The backend's code (``from_tensor``, the snapshots,
+        ``execute``, ``to_tensor``, ``to_numpy``) runs in the backend's floating-point
+        environment (:class:`conformance.host.fpstate.Switch`), probed before and after;
+        decoding the arguments and encoding the result, in the default one."""
         reply: dict[str, Any] = {"stage": "execute"}
-        environment = self._environment_before()
+        environment: list[str] = list(self.sticky)
+        decoded = [
+            tensor_of_bits(*value[1])
+            if isinstance(value, tuple) and len(value) == 2 and value[0] == "tensor"
+            else value
+            for value in args
+        ]  # fmt: skip
+        result: Any = None
+        with self.environment.backend():
+            environment += fpenv.deviations(fpenv.probe())
+            result = self._call(reply, environment, operation, decoded, keywords)
+            environment += fpenv.deviations(fpenv.probe())
+        if result is not None:
+            array, tensor = result
+            reply["result"] = _result_wire(array, tensor)
+        reply["environment"] = self._environment_after(environment)
+        return reply
+
+    def _call(self, reply: dict[str, Any], environment: list[str], operation: str,
+              decoded: list[Any], keywords: dict[str, Any]) -> Any:  # fmt: skip
+        """The backend's part of :meth:`run` (in its environment); fills *reply* and
+        *environment*; the result's array (None: no ``to_numpy``) and Tensor, or None."""
+        backend = self.backend
         reply["allocations_before"] = self._allocations()
         natives: list[Any] = []
         positions: list[int] = []
         before: list[Any] = []
         seen: list[tuple[str, str, bool, str]] = []
         caller = threading.get_ident()
+        result: Any = None
 
         def show(message: Any, category: type, *rest: Any, **more: Any) -> None:
             here = threading.current_thread()
@@ -186,9 +205,9 @@ class Host:
             warnings.simplefilter("always")
             warnings.showwarning = show
             try:
-                for position, value in enumerate(args):
-                    if isinstance(value, tuple) and len(value) == 2 and value[0] == "tensor":
-                        natives.append(backend.from_tensor(tensor_of_bits(*value[1])))
+                for position, value in enumerate(decoded):
+                    if isinstance(value, Tensor):
+                        natives.append(backend.from_tensor(value))
                         positions.append(position)
                     else:
                         natives.append(value)
@@ -208,7 +227,11 @@ class Host:
                     reply["native_type"] = type(native).__name__
                 else:
                     reply["stage"] = "done"
-                    self._read_result(reply, backend, native, tensor)
+                    if isinstance(tensor, Tensor):
+                        result = (_to_array(backend, native), tensor)
+                    else:
+                        reply["stage"] = "not_tensor"
+                        reply["not_tensor"] = repr(tensor)[:200]
                 finally:
                     self._leave_if_forked()
         reply["allocations_after"] = self._allocations()
@@ -226,8 +249,7 @@ class Host:
         if reply["stage"] == "done":
             environment += self._aliasing(backend, native, [natives[p] for p in positions])
             self.previous = (native, _snapshot(backend, native))
-        reply["environment"] = self._environment_after(environment)
-        return reply
+        return result
 
     # -- the exhaustive sweep -----------------------------------------------------
 
@@ -244,18 +266,26 @@ class Host:
         # its input or keeps it changes nothing judged
         inputs = segment.view(dtype, count, output=False)
         reply: dict[str, Any] = {}
-        environment = self._environment_before()
-        try:
-            began = time.perf_counter()
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                result = sweep_call(self.backend, operation, inputs)
-            reply["seconds"] = time.perf_counter() - began
-            reply["result"] = _place(segment, result)
-        except BaseException as error:  # judged by the judge
-            reply["raised"] = raised_error(error)
-        finally:
-            self._leave_if_forked()
+        environment = list(self.sticky)
+        result: np.ndarray | None = None
+        began = time.perf_counter()
+        with self.environment.backend():
+            environment += fpenv.deviations(fpenv.probe())
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    result = sweep_call(self.backend, operation, inputs)
+            except BaseException as error:  # judged by the judge
+                reply["raised"] = raised_error(error)
+            finally:
+                self._leave_if_forked()
+            environment += fpenv.deviations(fpenv.probe())
+        reply["seconds"] = time.perf_counter() - began
+        if result is not None:
+            try:
+                reply["result"] = _place(segment, result)
+            except BaseException as error:  # an array the judge cannot read
+                reply["raised"] = raised_error(error)
         reply["environment"] = self._environment_after(environment)
         return reply
 
@@ -269,19 +299,6 @@ class Host:
                 self.segments.clear()
             segment = self.segments[name] = Segment.attach(name)
         return segment
-
-    def _read_result(self, reply: dict[str, Any], backend: Any, native: Any, tensor: Any) -> None:
-        if not isinstance(tensor, Tensor):
-            reply["stage"] = "not_tensor"
-            reply["not_tensor"] = repr(tensor)[:200]
-            return
-        wire = None
-        array = _to_array(backend, native)
-        if array is not None:  # the exact bits, no float conversion
-            wire = encode_array(array)
-            if wire is not None and (wire[0], tuple(wire[1])) != (tensor.dtype.name, tensor.shape):
-                wire = None
-        reply["result"] = wire if wire is not None else encode_tensor(tensor)
 
     def _aliasing(self, backend: Any, native: Any, inputs: list[Any]) -> list[str]:
         result = _to_array(backend, native)
@@ -297,6 +314,16 @@ class Host:
             if earlier is not None and earlier.size and np.shares_memory(result, earlier):
                 found.append("result-aliases-earlier-result")
         return found
+
+
+def _result_wire(array: np.ndarray | None, tensor: Tensor) -> Any:
+    """The result's bits: the backend's ``to_numpy`` array when it has one that agrees
+    with its Tensor in dtype and shape (no float conversion at all), else the Tensor's
+    (read with integer operations only: :func:`conformance.host.wire.encode_tensor`)."""
+    wire = encode_array(array) if array is not None else None
+    if wire is not None and (wire[0], tuple(wire[1])) != (tensor.dtype.name, tensor.shape):
+        wire = None
+    return wire if wire is not None else encode_tensor(tensor)
 
 
 #: the numpy dtype of each dtype name of the wire (raw bits: never a float conversion)
