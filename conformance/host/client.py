@@ -94,6 +94,10 @@ class BackendHost:
         self._process: subprocess.Popen[bytes] | None = None
         self._reader: Connection | None = None
         self._writer: Connection | None = None
+        #: the tag of the call whose result the host holds as its previous one
+        self._previous_tag: Any = None
+        #: (earlier tag, later tag, classes, the earlier result now): see :meth:`take_earlier`
+        self._earlier: list[tuple[Any, Any, tuple[str, ...], Any]] = []
         _LIVE.add(self)
 
     # -- what the judge reads -------------------------------------------------
@@ -135,6 +139,7 @@ class BackendHost:
         if self._process is not None and self._process.poll() is None:
             return self.info
         self.close()
+        self._previous_tag = None  # a fresh host holds no result
         to_host_read, to_host_write = os.pipe()
         from_host_read, from_host_write = os.pipe()
         env = dict(os.environ, PLANCHECK_HOST_SYS_PATH=json.dumps(sys.path))
@@ -186,14 +191,35 @@ class BackendHost:
             raise HostCrashed(f"the backend's host process {self._ended()}") from error
 
     def run(self, operation: str, args: list[Any], keywords: dict[str, Any],
-            timeout: float | None) -> dict[str, Any]:  # fmt: skip
-        """One call in the host (see :meth:`conformance.host.server.Host.run`)."""
+            timeout: float | None, tag: Any = None) -> dict[str, Any]:  # fmt: skip
+        """One call in the host (see :meth:`conformance.host.server.Host.run`).
+
+        *tag* stands for the call in :meth:`take_earlier` (the judge passes its Call):
+        the classes of a pair of calls -- the previous call's result changed by this
+        one, or aliased by this one's -- are not this call's findings but the pair's.
+        """
         self.ensure()
         status, answer = self.request(("run", operation, args, keywords), timeout)
         if status != "ok":
             self.close()
             raise HostCrashed(f"the host failed: {answer}")
+        earlier = answer.pop("earlier", None)
+        if earlier:
+            now = answer.pop("earlier_now", None)
+            self._earlier.append((self._previous_tag, tag, tuple(earlier), now))
+        if answer.get("stage") == "done":
+            self._previous_tag = tag  # the host's previous result is this call's now
         return answer
+
+    def take_earlier(self) -> list[tuple[Any, Any, tuple[str, ...], Any]]:
+        """The pairs of calls seen since the last time this was asked, each ``(earlier
+        tag, later tag, classes, the earlier result now)``: *classes* are
+        ``result-changed-after-return`` (the earlier call's result changed when the
+        later call ran; *the earlier result now* is its wire tensor then, or None) and
+        ``result-aliases-earlier-result`` (the later call's result shares memory
+        with the earlier call's)."""
+        taken, self._earlier = self._earlier, []
+        return taken
 
     def identity(self) -> str:
         """The backend's build identity, computed in the host

@@ -242,13 +242,20 @@ class Host:
             p for p, b in zip(positions, before)
             if b is not None and _snapshot(backend, natives[p]) != b
         ]  # fmt: skip
+        earlier: list[str] = []  # the classes of the previous call's result and this call
         if self.previous is not None:
-            earlier, snapshot = self.previous
-            if snapshot is not None and _snapshot(backend, earlier) != snapshot:
-                environment.append("result-changed-after-return")
+            previous, snapshot = self.previous
+            now = _snapshot(backend, previous)
+            if snapshot is not None and now != snapshot:
+                earlier.append("result-changed-after-return")
+                reply["earlier_now"] = _snapshot_wire(now)
         if reply["stage"] == "done":
-            environment += self._aliasing(backend, native, [natives[p] for p in positions])
+            aliasing = self._aliasing(backend, native, [natives[p] for p in positions])
+            environment += [c for c in aliasing if c != "result-aliases-earlier-result"]
+            earlier += [c for c in aliasing if c == "result-aliases-earlier-result"]
             self.previous = (native, _snapshot(backend, native))
+        if earlier:
+            reply["earlier"] = earlier
         return result
 
     # -- the exhaustive sweep -----------------------------------------------------
@@ -314,6 +321,18 @@ class Host:
             if earlier is not None and earlier.size and np.shares_memory(result, earlier):
                 found.append("result-aliases-earlier-result")
         return found
+
+
+def _snapshot_wire(snapshot: Any) -> Any:
+    """A :func:`_snapshot` as a wire tensor (None when it is none: an unreadable result,
+    or an array of a dtype the wire does not carry)."""
+    if snapshot is None or len(snapshot) != 3 or not isinstance(snapshot[0], str):
+        return None
+    kind, shape, raw = snapshot
+    if kind in ("Float32", "Int32", "Bool"):  # read through to_tensor: a wire tensor
+        return snapshot
+    names = {"<f4": "Float32", "<i4": "Int32", "|b1": "Bool"}
+    return (names[kind], tuple(shape), raw) if kind in names else None
 
 
 def _result_wire(array: np.ndarray | None, tensor: Tensor) -> Any:
