@@ -11,15 +11,21 @@ a time, on a :class:`multiprocessing.connection.Connection` over two pipes.
 
 Around every call it:
 
-* sets numpy's default error state (one fixed state, so a backend's earlier
-  ``seterr`` cannot hide its warnings) and probes the floating-point
-  environment before and after (:mod:`conformance.host.fpenv`);
+* installs the backend's floating-point environment (what its import and its
+  earlier calls left: rounding mode, FTZ, DAZ, numpy's error state) for the
+  backend's code only, and plancheck's default for its own work
+  (:mod:`conformance.host.fpstate`); plancheck's modules imported here run in
+  the default one even when the backend's import imports them
+  (:mod:`conformance.host.imports`); the environment is probed before and after
+  (:mod:`conformance.host.fpenv`);
 * records warnings with the thread that raised them: only the calling thread's
   ``RuntimeWarning`` counts for the call;
 * snapshots the inputs (a call never modifies its inputs), reads the result's
   bits through the backend's ``to_numpy`` when it has one (no float conversion),
-  re-reads the previous result (``result-changed-after-return``) and checks that
-  the result shares no memory with an input or the previous result;
+  re-reads the previous result and checks that the result shares no memory with
+  an input or the previous result; the classes of the pair (the previous result
+  changed, or aliased by this one) are reported apart from this call's
+  (``reply["earlier"]``: :mod:`conformance.judge.stateful`);
 * ends at once a child the backend forked that returns into the host's code;
 * compares numpy's public functions with the ones it recorded at start
   (``numpy-state:patched``).
