@@ -94,6 +94,7 @@ class BackendHost:
         self._process: subprocess.Popen[bytes] | None = None
         self._reader: Connection | None = None
         self._writer: Connection | None = None
+        self._loading = False  #: a load request was sent and its reply not yet read
         #: the tag of the call whose result the host holds as its previous one
         self._previous_tag: Any = None
         #: (earlier tag, later tag, classes, the earlier result now): see :meth:`take_earlier`
@@ -135,9 +136,20 @@ class BackendHost:
 
     def ensure(self) -> dict[str, Any]:
         """Start the host and load the backend unless that is done (HostLoadError when
-        the backend cannot be loaded)."""
+        the backend cannot be loaded); waits for a load :meth:`start` began."""
+        if self._loading and self._process is not None and self._process.poll() is None:
+            return self._loaded()
         if self._process is not None and self._process.poll() is None:
             return self.info
+        self.start()
+        return self._loaded()
+
+    def start(self) -> None:
+        """Start the host and send it the load request without waiting for the reply (a
+        host already started, or starting, is left as it is): the caller works on while
+        the backend is imported, and :meth:`ensure` waits for the rest."""
+        if self._process is not None and self._process.poll() is None:
+            return
         self.close()
         self._previous_tag = None  # a fresh host holds no result
         to_host_read, to_host_write = os.pipe()
@@ -156,7 +168,13 @@ class BackendHost:
         self._writer = Connection(to_host_write, readable=False)
         self._reader = Connection(from_host_read, writable=False)
         self.starts += 1
-        status, answer = self.request(("load", self.label), LOAD_TIMEOUT)
+        self.send(("load", self.label))
+        self._loading = True
+
+    def _loaded(self) -> dict[str, Any]:
+        """The reply to the load request :meth:`start` sent (HostLoadError)."""
+        self._loading = False
+        status, answer = self.receive(LOAD_TIMEOUT)
         if status != "ok":
             self.close()
             error = rebuild_exception(answer) if isinstance(answer, RaisedError) else None
@@ -248,6 +266,7 @@ class BackendHost:
     def close(self) -> None:
         """Kill the host's process group (the host and whatever it forked)."""
         process, self._process = self._process, None
+        self._loading = False
         for connection in (self._reader, self._writer):
             if connection is not None:
                 with contextlib.suppress(OSError):
