@@ -106,9 +106,7 @@ def sweep(mode: str, backend: str, plan: str, jobs: int, shards: list[int], coun
     began, cpu = time.perf_counter(), _children_cpu()
     # the validation of ``plancheck exhaustive`` before its workers start
     if mode == "hosted":
-        validation = context.Process(target=_validate, args=(backend,))
-        validation.start()
-        validation.join()
+        _validate(backend)
     else:
         in_process(backend)
     queue, bad = context.Queue(), context.Value("i", 0)
@@ -129,8 +127,9 @@ def sweep(mode: str, backend: str, plan: str, jobs: int, shards: list[int], coun
 
 
 def _validate(backend: str) -> None:
-    """What ``plancheck exhaustive`` does first: load the backend in a host and ask for its
-    identity; the host is closed before the workers start."""
+    """What ``plancheck exhaustive`` does first, in its own process: load the backend in a
+    host and ask for its identity (the host is closed here, and waited for, so that its
+    CPU time is counted)."""
     from conformance.exhaustive.state import backend_identity
     from conformance.host.client import close_all
 

@@ -204,3 +204,12 @@ def test_a_backend_that_overwrites_its_previous_result_ends_in_normal_time(tmp_p
     # the empty call the search shrank to, and not the call after which it changed
     assert "empty operands" not in text
     assert took < 120
+
+
+def test_a_backend_that_overwrites_its_previous_result_is_swept_in_normal_time(tmp_path):
+    # each chunk's result is read into the sweep's memory before the next call reuses it
+    done, records, took = _sweep(tmp_path, "ReusesOutput", "neg", None, "--shards",
+                                 str(SHARDS), "--sample", "16384")  # fmt: skip
+    assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
+    assert len(records) == 4 and all(r["non_conforming"] == 0 for r in records)
+    assert took < 120
