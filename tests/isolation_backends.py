@@ -171,6 +171,7 @@ class ClearsSignBitsUnderDaz(FlushesSubnormals):
 ROUNDS_UPWARD_AT_IMPORT = """
 import ctypes, ctypes.util, os
 ctypes.CDLL(ctypes.util.find_library("m")).fesetround(0x800)  # FE_UPWARD, x86-64 glibc
+MODE = 0x800  # (tests replace the line above for the other modes)
 import backends  # plancheck's modules, imported in the backend's rounding mode
 from backends.cpu import CPUBackend
 with open(os.path.join(os.environ["ISOLATION_MARKS"], "upward.pid"), "a") as f:

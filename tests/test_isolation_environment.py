@@ -213,3 +213,25 @@ def test_a_backend_that_overwrites_its_previous_result_is_swept_in_normal_time(t
     assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
     assert len(records) == 4 and all(r["non_conforming"] == 0 for r in records)
     assert took < 120
+
+
+@pytest.mark.parametrize(
+    ("mode", "found"),
+    [(0x400, "rounding-downward"), (0xC00, "rounding-toward-zero"), (0x800, "rounding-upward")],
+)
+def test_every_rounding_mode_set_at_import_loads_and_is_named(tmp_path, monkeypatch, mode,
+                                                              found):  # fmt: skip
+    text = ROUNDS_UPWARD_AT_IMPORT.replace("fesetround(0x800)", f"fesetround({mode:#x})")
+    (tmp_path / "rounding_backend.py").write_text(text, encoding="utf-8")
+    (tmp_path / "marks").mkdir()
+    monkeypatch.setenv("ISOLATION_MARKS", str(tmp_path / "marks"))
+    monkeypatch.syspath_prepend(str(tmp_path))  # the host gets this process's sys.path
+    host = BackendHost("rounding_backend:Backend")
+    try:
+        assert host.ensure()["after_import"] == [f"fp-environment:{found}"]
+        tensor = _tensor([0x00000001, 0xBF800000], (2,))
+        reply = host.run("neg", [("tensor", encode_tensor(tensor))], {}, 60)
+        assert decode_tensor(reply["result"]).bits() == (0x80000001, 0x3F800000)
+        assert reply["environment"] == [f"fp-environment:{found}"]
+    finally:
+        host.close()
