@@ -94,10 +94,13 @@ class Switch:
 
     def keep_current(self) -> None:
         """Save the environment installed now as the backend's (after its import) and
-        install the default."""
+        install the default (numpy's error state is set only when it differs: ~10 us
+        a call saved)."""
         self._c = _save_c()
         self._numpy = np.geterr()
-        install_default()
+        _install_c(None)
+        if self._numpy != DEFAULT_NUMPY_ERRORS:
+            np.seterr(**DEFAULT_NUMPY_ERRORS)
 
     @contextlib.contextmanager
     def backend(self) -> Iterator[None]:
@@ -105,7 +108,8 @@ class Switch:
         an exception), what the block left is saved as the backend's and the default is
         installed."""
         _install_c(self._c)
-        np.seterr(**self._numpy)
+        if self._numpy != DEFAULT_NUMPY_ERRORS:
+            np.seterr(**self._numpy)
         try:
             yield
         finally:

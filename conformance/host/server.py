@@ -16,8 +16,9 @@ Around every call it:
   backend's code only, and plancheck's default for its own work
   (:mod:`conformance.host.fpstate`); plancheck's modules imported here run in
   the default one even when the backend's import imports them
-  (:mod:`conformance.host.imports`); the environment is probed before and after
-  (:mod:`conformance.host.fpenv`);
+  (:mod:`conformance.host.imports`); the environment is probed after the call
+  (:mod:`conformance.host.fpenv`: what held before it is what the last probe
+  found, saved and installed again exactly);
 * records warnings with the thread that raised them: only the calling thread's
   ``RuntimeWarning`` counts for the call;
 * snapshots the inputs (a call never modifies its inputs), reads the result's
@@ -114,6 +115,9 @@ class Host:
         self.segments: dict[str, Segment] = {}  #: the sweep's shared memory, by name
         #: the backend's floating-point environment, installed only around its code
         self.environment = Switch()
+        #: what the probe found when the backend's code last returned: the environment
+        #: installed for its next call (the same, saved and installed exactly)
+        self.left: list[str] = []
 
     def _leave_if_forked(self) -> None:
         """A child the backend forked that returned into the host's code ends here, at
@@ -130,6 +134,7 @@ class Host:
         after = fpenv.probe()
         self.environment.keep_current()  # the backend's, installed again for its calls
         self.sticky = list(fpenv.deviations(after))
+        self.left = list(self.sticky)
         patched = self._patched()
         if patched:
             self.sticky.append("numpy-state:patched")
@@ -184,7 +189,7 @@ class Host:
     def run(self, operation: str, args: list[Any], keywords: dict[str, Any]) -> dict[str, Any]:
         """One judged call.  The backend's code (``from_tensor``, the snapshots,
         ``execute``, ``to_tensor``, ``to_numpy``) runs in the backend's floating-point
-        environment (:class:`conformance.host.fpstate.Switch`), probed before and after;
+        environment (:class:`conformance.host.fpstate.Switch`), probed after it returns;
         decoding the arguments and encoding the result, in the default one."""
         reply: dict[str, Any] = {"stage": "execute"}
         environment: list[str] = list(self.sticky)
@@ -195,10 +200,11 @@ class Host:
             for value in args
         ]  # fmt: skip
         result: Any = None
+        environment += self.left  # what is installed now: the probe after the last call
         with self.environment.backend():
-            environment += fpenv.deviations(fpenv.probe())
             result = self._call(reply, environment, operation, decoded, keywords)
-            environment += fpenv.deviations(fpenv.probe())
+            self.left = fpenv.deviations(fpenv.probe())
+        environment += self.left
         if result is not None:
             array, tensor = result
             reply["result"] = _result_wire(array, tensor)
@@ -300,8 +306,8 @@ class Host:
         environment = list(self.sticky)
         result: np.ndarray | None = None
         began = time.perf_counter()
+        environment += self.left  # what is installed now: the probe after the last call
         with self.environment.backend():
-            environment += fpenv.deviations(fpenv.probe())
             try:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
@@ -310,7 +316,8 @@ class Host:
                 reply["raised"] = raised_error(error)
             finally:
                 self._leave_if_forked()
-            environment += fpenv.deviations(fpenv.probe())
+            self.left = fpenv.deviations(fpenv.probe())
+        environment += self.left
         reply["seconds"] = time.perf_counter() - began
         if result is not None:
             try:
