@@ -290,7 +290,8 @@ class Host:
 
     # -- the exhaustive sweep -----------------------------------------------------
 
-    def sweep(self, operation: str, name: str, dtype: str, count: int) -> dict[str, Any]:
+    def sweep(self, operation: str, name: str, dtype: str, count: int,
+              start: int | None = None) -> dict[str, Any]:  # fmt: skip
         """One chunk of the exhaustive sweep: *count* inputs of *dtype* (``<f4``, ``<i4``)
         in the inputs half of the judge's segment *name*; the result's raw bytes go to
         its outputs half (``("segment", dtype, shape)``) or, when they do not fit, into
@@ -298,10 +299,13 @@ class Host:
         backend's exception (``raised``) and the environment findings around the call.
         Warnings are not judged by the sweep: they are ignored."""
         segment = self._segment(name)
-        # the inputs half as it is: the judge never reads it back (its patterns are its
-        # own) and writes it again only after this reply, so a backend that writes into
-        # its input or keeps it changes nothing judged
-        inputs = segment.view(dtype, count, output=False)
+        if start is not None:  # the bit patterns start, start + 1, ...: made here
+            inputs = self._patterns(start, count).view(dtype)
+        else:
+            # the inputs half as it is: the judge never reads it back (its patterns are
+            # its own) and writes it again only after this reply, so a backend that
+            # writes into its input or keeps it changes nothing judged
+            inputs = segment.view(dtype, count, output=False)
         reply: dict[str, Any] = {}
         environment = list(self.sticky)
         result: np.ndarray | None = None
@@ -326,6 +330,21 @@ class Host:
                 reply["raised"] = raised_error(error)
         reply["environment"] = self._environment_after(environment)
         return reply
+
+    def _patterns(self, start: int, count: int) -> np.ndarray:
+        """The *count* uint32 bit patterns from *start* on, in a buffer of this process
+        (the judge sends the range, not 4 MiB a chunk; the backend reads them from its
+        own core's cache).  A fresh buffer when the backend kept the last one (its
+        result is, or views, its input): what it holds is not overwritten."""
+        buffer = getattr(self, "_inputs", None)
+        if buffer is None or buffer.size < count or sys.getrefcount(buffer) > 3:
+            buffer = self._inputs = np.empty(max(count, 1), dtype=np.uint32)
+        base = getattr(self, "_base", None)
+        if base is None or base.size < count:
+            base = self._base = np.arange(max(count, 1), dtype=np.uint32)
+        patterns = buffer[:count]
+        np.add(base[:count], np.uint32(start), out=patterns)  # no wrap: start + count <= 2**32
+        return patterns
 
     def _segment(self, name: str) -> Segment:
         """The judge's segment *name*, attached once (a few are kept: the judge alternates)."""
