@@ -42,6 +42,9 @@ LOAD_TIMEOUT = 300.0
 
 _LIVE: weakref.WeakSet[BackendHost] = weakref.WeakSet()
 
+#: the most pairs of calls :meth:`BackendHost.take_earlier` keeps (the latest)
+MAX_PAIRS = 1000
+
 
 class HostTimeout(Exception):
     """The host gave no reply within the timeout (it was killed)."""
@@ -225,6 +228,7 @@ class BackendHost:
         if earlier:
             now = answer.pop("earlier_now", None)
             self._earlier.append((self._previous_tag, tag, tuple(earlier), now))
+            del self._earlier[:-MAX_PAIRS]  # a caller that never asks keeps no more
         if answer.get("stage") == "done":
             self._previous_tag = tag  # the host's previous result is this call's now
         return answer

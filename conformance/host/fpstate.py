@@ -12,8 +12,9 @@ process of its own.
 
 The C environment is the C library's ``fenv_t`` (on x86-64 glibc the x87 control
 and status words and the whole MXCSR, FTZ and DAZ included; on aarch64 FPCR and
-FPSR), read with ``fegetenv`` and written with ``fesetenv``; the default is
-``FE_DFL_ENV``.  Where the C library has no ``fegetenv`` (:data:`AVAILABLE` is
+FPSR), read with ``fegetenv`` and written with ``fesetenv``; the default is the
+one the host process started with (saved when this module is imported, before
+any backend is).  Where the C library has no ``fegetenv`` (:data:`AVAILABLE` is
 False) only numpy's error state is switched and the probes
 (:mod:`conformance.host.fpenv`) still report what the backend did.
 """
@@ -48,8 +49,6 @@ def _libm() -> ctypes.CDLL | None:
 _LIBM = _libm()
 #: whether the C floating-point environment is switched (else numpy's error state only)
 AVAILABLE = _LIBM is not None
-#: glibc's and musl's FE_DFL_ENV: ``((const fenv_t *) -1)``
-_DEFAULT = ctypes.c_void_p(-1)
 
 
 def _save_c() -> ctypes.Array[ctypes.c_char] | None:
@@ -61,13 +60,23 @@ def _save_c() -> ctypes.Array[ctypes.c_char] | None:
     return saved
 
 
+#: the environment of this process when the module was imported -- the host's, before it
+#: loads any backend: the default (a fresh interpreter's; the judge refuses to start in
+#: any other).  Saved rather than ``FE_DFL_ENV``, whose spelling differs between C
+#: libraries (glibc's and musl's ``(const fenv_t *) -1``, macOS's a symbol).
+_DEFAULT = _save_c()
+
+
 def _install_c(saved: ctypes.Array[ctypes.c_char] | None) -> None:
-    if _LIBM is not None:
-        _LIBM.fesetenv(saved if saved is not None else _DEFAULT)
+    """Install *saved* (None: the default)."""
+    chosen = saved if saved is not None else _DEFAULT
+    if _LIBM is not None and chosen is not None:
+        _LIBM.fesetenv(chosen)
 
 
 def install_default() -> None:
-    """Install plancheck's environment: ``FE_DFL_ENV`` and numpy's default error state."""
+    """Install plancheck's environment: the host's own at start, numpy's default error
+    state."""
     _install_c(None)
     np.seterr(**DEFAULT_NUMPY_ERRORS)
 

@@ -12,7 +12,7 @@ values (a constant rounded upward fails ``to_bits`` and the backend cannot even 
 module of plancheck's packages (:data:`PACKAGES`; ``backends.adapters`` excepted: an
 adapter's import is where its library is imported, and what the library does to the
 environment there is the backend's) so that compiling and executing the module runs
-with ``FE_DFL_ENV`` and numpy's default error state installed, and the environment of
+with the default environment (the host's at start) installed, and the environment of
 the importer is installed again afterwards.
 """
 
