@@ -235,3 +235,26 @@ def test_every_rounding_mode_set_at_import_loads_and_is_named(tmp_path, monkeypa
         assert reply["environment"] == [f"fp-environment:{found}"]
     finally:
         host.close()
+
+
+# -- item 4: the host's own costs -------------------------------------------------------------
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="reads /proc/PID/environ")
+def test_a_host_keeps_freed_memory_unless_told_otherwise(monkeypatch):
+    from conformance.host.client import HOST_MALLOC
+
+    def environ(host: BackendHost) -> dict[str, str]:
+        host.ensure()
+        raw = Path(f"/proc/{host.pid}/environ").read_bytes().split(b"\0")
+        return dict(item.decode().partition("=")[::2] for item in raw if item)
+
+    host = BackendHost("cpu")
+    try:
+        seen = environ(host)
+        assert {k: seen.get(k) for k in HOST_MALLOC} == HOST_MALLOC
+        host.close()
+        monkeypatch.setenv("MALLOC_TRIM_THRESHOLD_", "12345")  # the caller's own setting wins
+        assert environ(host)["MALLOC_TRIM_THRESHOLD_"] == "12345"
+    finally:
+        host.close()
