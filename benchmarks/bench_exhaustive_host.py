@@ -1,37 +1,49 @@
 """The exhaustive sweep with its backend in a host process, against the sweep in-process.
 
-    python benchmarks/bench_exhaustive_host.py [--plan neg:Float32] [--sample 1] [--rounds 2]
+    python benchmarks/bench_exhaustive_host.py [--backend cpu] [--plans exp:Float32,exp:Int32]
+        [--jobs 2] [--rounds 3] [--sample 1] [--floor-sample 16] [--cli] [--transfer]
         [--out exhaustive_host]
 
-Two measurements, each side by side in one run (issue 20, items 6 and 9):
+In one run, alternately (issue 29, item 4):
 
-* **the transfer** of one sweep chunk (``2**20`` uint32 patterns to a child process
-  and ``2**20`` back) through the pipe (``Connection.send_bytes`` / ``recv_bytes``)
-  and through a shared-memory segment (:class:`conformance.host.segment.Segment`),
-  against a round trip that moves no array (the child computes the same thing
-  either way): the price of each transport, the evidence for the choice;
-* **one plan** (every shard of ``--plan``, or a ``1/--sample`` stratified sample of
-  them) checked by :func:`conformance.exhaustive.check_range`: *in-process* (the
-  backend object called in this process, as the sweep did before the host) and
-  *hosted* (the backend in its host, the oracle computed while the host runs it),
-  alternately, ``--rounds`` times each; the ratio of the medians (the issue's
-  bound: 1.1).
+* **the sweep of each plan, hosted and in-process**: ``--jobs`` worker processes take the
+  plan's shards from one queue (as pytest-xdist's workers take the items of ``plancheck
+  exhaustive --jobs``) and check each with :func:`conformance.exhaustive.check_range`,
+  either with the backend's *name* (*hosted*: each worker's backend runs in its host
+  process, as every sweep does) or with the backend *object* imported in the worker
+  (*in-process*: the sweep before the host, kept here as the baseline).  Before the
+  workers start, the parent loads the backend once as ``plancheck exhaustive`` does to
+  validate it: in a host (hosted) or by importing it (in-process).  Wall time, and the
+  CPU time of every process (the workers and their hosts, from ``getrusage``); the
+  rounds alternate which side goes first;
+* **the float64 floor** of the plan's function: one evaluation of its float64 formula
+  (:func:`oracle.vectorised.float64_value`) on one core, in the oracle's pieces, over a
+  ``1/--floor-sample`` stratified sample of the inputs, times ``--floor-sample`` (the
+  time of evaluating every one of the 2**32 inputs once);
+* with ``--cli``: the real thing, ``plancheck exhaustive --op OP --dtype D --jobs N
+  --fresh``, its wall time and its ratio to the floor;
+* with ``--transfer``: one chunk's round trip to a child process through the pipe and
+  through shared memory (the evidence for :mod:`conformance.host.segment`).
 
-The machine is shared: the load average is recorded, and only ratios measured in
-the same run mean much.  Results: ``benchmarks/results/OUT.md`` and ``.json`` (``--out``,
-default ``exhaustive_host``).
+The machine is shared: the load average is recorded before and after, every figure is
+the median of the rounds, and only ratios measured in the same run mean much.  Results:
+``benchmarks/results/OUT.md`` and ``.json`` (``--out``, default ``exhaustive_host``).
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
+import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -40,12 +52,131 @@ sys.path.insert(0, str(ROOT))
 
 import common  # noqa: E402  (benchmarks/common.py, beside this script)
 
-import backends  # noqa: E402
 from conformance import exhaustive as X  # noqa: E402
-from conformance.host.client import shared_host  # noqa: E402
+from conformance.exhaustive.compare import split_plan  # noqa: E402
 from conformance.host.segment import Segment  # noqa: E402
+from oracle import vectorised as V  # noqa: E402
 
 CHUNK = 1 << 20
+
+# ---------------------------------------------------------------------------
+# The sweep: hosted and in-process, through the same workers
+# ---------------------------------------------------------------------------
+
+
+def in_process(name: str):
+    """The sweep's callable before the host: the backend object, imported and called in
+    this process through its numpy exchange."""
+    import backends
+
+    backend = backends.get(name)
+
+    def run(op: str, x: np.ndarray) -> np.ndarray:
+        return np.asarray(backend.to_numpy(backend.execute(op, backend.from_numpy(x))))
+
+    run.__name__ = name
+    return run
+
+
+def _worker(mode: str, backend: str, plan: str, count: int, queue: Any, bad: Any) -> None:
+    """Check the shards *queue* hands out until it hands out None (one worker process)."""
+    from conformance.host.client import close_all
+
+    checked = in_process(backend) if mode == "in-process" else backend
+    try:
+        while (index := queue.get()) is not None:
+            start, stop = X.shard_range(index, count)
+            (result,) = X.check_range(checked, plan, start, stop)
+            if result.non_conforming or result.error or result.environment:
+                with bad.get_lock():
+                    bad.value += 1
+    finally:
+        close_all()  # the host is killed and waited for: its CPU time is this process's
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def sweep(mode: str, backend: str, plan: str, jobs: int, shards: list[int], count: int,
+          ) -> tuple[float, float]:  # fmt: skip
+    """(wall seconds, CPU seconds of every process started) of *plan* over *shards*."""
+    context = multiprocessing.get_context("spawn")
+    began, cpu = time.perf_counter(), _children_cpu()
+    # the validation of ``plancheck exhaustive`` before its workers start
+    if mode == "hosted":
+        _validate(backend)
+    else:
+        in_process(backend)
+    queue, bad = context.Queue(), context.Value("i", 0)
+    for index in shards:
+        queue.put(index)
+    for _ in range(jobs):
+        queue.put(None)
+    workers = [context.Process(target=_worker, args=(mode, backend, plan, count, queue, bad))
+               for _ in range(jobs)]  # fmt: skip
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    wall, used = time.perf_counter() - began, _children_cpu() - cpu
+    if bad.value or any(w.exitcode for w in workers):
+        raise SystemExit(f"{mode}: {plan} on {backend} did not conform ({bad.value} shards)")
+    return wall, used
+
+
+def _validate(backend: str) -> None:
+    """What ``plancheck exhaustive`` does first, in its own process: load the backend in a
+    host and ask for its identity (the host is closed here, and waited for, so that its
+    CPU time is counted)."""
+    from conformance.exhaustive.state import backend_identity
+    from conformance.host.client import close_all
+
+    backend_identity(backend)
+    close_all()
+
+
+def floor_seconds(plan: str, every: int) -> float:
+    """Seconds of one evaluation of *plan*'s float64 formula on every one of the 2**32
+    inputs, on this core: measured on a 1/*every* stratified sample, times *every*."""
+    op, dtype = split_plan(plan)
+    count = X.default_shards(None, every)
+    seconds = 0.0
+    for index in X.sampled_shards(count, every):
+        start, stop = X.shard_range(index, count)
+        patterns = V.bit_patterns(start, stop)
+        x = patterns.view(np.float32) if dtype == "Float32" else patterns.view(np.int32)
+        began = time.perf_counter()
+        for lo in range(0, x.size, V._CHUNK):
+            piece = x[lo : lo + V._CHUNK]
+            V.float64_value(op, piece if dtype == "Float32" else piece.astype(np.float32))
+        seconds += time.perf_counter() - began
+    return seconds * every
+
+
+def cli_sweep(backend: str, plan: str, jobs: int) -> float:
+    """Wall seconds of ``plancheck exhaustive --jobs JOBS --fresh`` over every input."""
+    op, dtype = split_plan(plan)
+    with tempfile.TemporaryDirectory() as where:
+        began = time.perf_counter()
+        done = subprocess.run(
+            [sys.executable, "-m", "conformance.cli", "exhaustive", "--backend", backend,
+             "--op", op, "--dtype", dtype, "--jobs", str(jobs), "--fresh", "--no-progress",
+             "--state", str(Path(where) / "state.jsonl")],
+            capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+        )  # fmt: skip
+        wall = time.perf_counter() - began
+    if done.returncode != 0:
+        raise SystemExit(f"plancheck exhaustive {plan}: exit {done.returncode}\n"
+                         f"{done.stdout[-2000:]}{done.stderr[-2000:]}")  # fmt: skip
+    return wall
+
+
+# ---------------------------------------------------------------------------
+# One chunk's transfer (the evidence for shared memory)
+# ---------------------------------------------------------------------------
+
 #: the child of the transfer measurement: it answers each request by flipping the sign
 #: bits of the chunk, read and written through the pipe, the segment, or not at all
 CHILD = """
@@ -115,124 +246,161 @@ def transfer(repeat: int = 40) -> dict[str, float]:
     return {f"{kind}_ms": round(statistics.median(t) * 1e3, 2) for kind, t in times.items()}
 
 
-def in_process(name: str):
-    """The sweep's callable before the host: the backend object, called in this process
-    through its numpy exchange."""
-    backend = backends.get(name)
-
-    def run(op: str, x: np.ndarray) -> np.ndarray:
-        return np.asarray(backend.to_numpy(backend.execute(op, backend.from_numpy(x))))
-
-    run.__name__ = name
-    return run
+# ---------------------------------------------------------------------------
+# The run
+# ---------------------------------------------------------------------------
 
 
-def _host_cpu(name: str) -> float:
-    """CPU seconds (user + system) the backend's host process has used so far (Linux's
-    /proc; 0 elsewhere)."""
-    pid = shared_host(name).pid
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-    except (OSError, TypeError):
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+def _median(values: list[float]) -> float:
+    return round(statistics.median(values), 2)
 
 
-def plan_time(backend, plan: str, ranges: list[tuple[int, int]]) -> tuple[float, float, int]:
-    """(wall seconds, CPU seconds of this process and the backend's host, non-conforming
-    inputs) of *plan* over *ranges* on *backend*."""
-    hosted = isinstance(backend, str)
-    began, cpu = time.perf_counter(), time.process_time()
-    host_cpu = _host_cpu(backend) if hosted else 0.0
-    bad = 0
-    for start, stop in ranges:
-        (result,) = X.check_range(backend, plan, start, stop)
-        bad += result.non_conforming + (1 if result.error or result.environment else 0)
-    used = time.process_time() - cpu + ((_host_cpu(backend) - host_cpu) if hosted else 0.0)
-    return time.perf_counter() - began, used, bad
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--backend", default="cpu")
-    parser.add_argument("--plan", default="neg:Float32")
-    parser.add_argument("--sample", type=int, default=1, help="K: every K-th of 512 K shards")
-    parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--out", default="exhaustive_host",
-                        help="results name in benchmarks/results/ (.md and .json)")  # fmt: skip
-    arguments = parser.parse_args()
-    load_start = common.load_average()
-    moved = transfer()
+def measure_plan(arguments: argparse.Namespace, plan: str) -> dict[str, Any]:
+    """Every round of *plan*: both sides alternately, the floor, the command line."""
     count = X.default_shards(None, arguments.sample)
-    ranges = [X.shard_range(i, count) for i in X.sampled_shards(count, arguments.sample)]
-    share = sum(b - a for a, b in ranges) / X.TOTAL
-    X.check_range(arguments.backend, arguments.plan, 0, 1 << 16)  # start the host
-    local = in_process(arguments.backend)
-    before, after, cpu_before, cpu_after = [], [], [], []
-    for _ in range(arguments.rounds):
-        sides = (("in-process", local, before, cpu_before),
-                 ("hosted", arguments.backend, after, cpu_after))  # fmt: skip
-        for label, backend, times, cpus in sides:
-            wall, cpu, bad = plan_time(backend, arguments.plan, ranges)
-            if bad:
-                raise SystemExit(f"{label}: {arguments.plan} did not conform ({bad})")
-            times.append(round(wall, 2))
-            cpus.append(round(cpu, 2))
-    ratio = statistics.median(after) / statistics.median(before)
-    best = min(after) / min(before)
-    cpu_ratio = statistics.median(cpu_after) / statistics.median(cpu_before)
-    document = {
-        "command": "python benchmarks/bench_exhaustive_host.py " + " ".join(sys.argv[1:]),
-        "backend": arguments.backend,
-        "plan": arguments.plan,
-        "share_of_inputs": share,
-        "in_process_s": before,
-        "hosted_s": after,
-        "ratio_hosted_over_in_process": round(ratio, 3),
-        "ratio_of_fastest_runs": round(best, 3),
-        "in_process_cpu_s": cpu_before,
-        "hosted_cpu_s": cpu_after,
-        "cpu_ratio_hosted_over_in_process": round(cpu_ratio, 3),
-        "transfer_per_chunk": moved,
-        "load_start": load_start,
-        "load_end": common.load_average(),
-        **common.machine(),
+    shards = X.sampled_shards(count, arguments.sample)
+    runs: dict[str, dict[str, list[float]]] = {
+        side: {"wall": [], "cpu": []} for side in ("in-process", "hosted")
     }
-    coverage = "all 2**32 inputs" if share == 1 else f"a 1/{arguments.sample} stratified sample"
-    markdown = (
-        "# The exhaustive sweep through the backend host (issue 20, items 6 and 9)\n\n"
-        f"`{document['command']}`\n\n"
-        f"## One plan: `{arguments.plan}` on `{arguments.backend}`, {coverage}\n\n"
-        "`conformance.exhaustive.check_range` over the plan's shards, alternately with the "
-        "backend object called in this process (the sweep before the host) and with the "
-        "backend in its host process (the oracle computed while the host runs the backend; "
-        "chunks through shared memory).\n\n"
-        "| | wall, runs (s) | median (s) | CPU, runs (s) | median (s) |\n"
-        "|---|---|---:|---|---:|\n"
-        f"| in-process | {', '.join(map(str, before))} | {statistics.median(before):.2f} | "
-        f"{', '.join(map(str, cpu_before))} | {statistics.median(cpu_before):.2f} |\n"
-        f"| hosted | {', '.join(map(str, after))} | {statistics.median(after):.2f} | "
-        f"{', '.join(map(str, cpu_after))} | {statistics.median(cpu_after):.2f} |\n\n"
-        f"Wall time hosted / in-process: **{ratio:.3f}** of the medians, **{best:.3f}** of "
-        f"the fastest runs (the issue's bound: 1.1).  CPU time (this process, plus the "
-        f"host's for the hosted runs): **{cpu_ratio:.3f}**.  With two processes the hosted "
-        "sweep computes the oracle and the backend at once, so on an idle machine it can "
-        "take less wall time than in-process while using more CPU; on a loaded one each "
-        "hand-off between the processes waits for the scheduler.\n\n"
-        f"## One chunk's transfer ({CHUNK:,} uint32 each way, median of 40)\n\n"
-        "| round trip | ms |\n|---|---:|\n"
-        f"| no array moved (the child computes alone) | {moved['none_ms']} |\n"
-        f"| through the pipe (`send_bytes` / `recv_bytes`) | {moved['pipe_ms']} |\n"
-        f"| through shared memory (`conformance.host.segment`) | {moved['segment_ms']} |\n\n"
-        + common.machine_sentence(
+    floors: list[float] = []
+    cli: list[float] = []
+    loads: list[list[float]] = []
+    for number in range(arguments.rounds):
+        loads.append(common.load_average())
+        sides = ["in-process", "hosted"] if number % 2 == 0 else ["hosted", "in-process"]
+        for side in sides:
+            wall, cpu = sweep(side, arguments.backend, plan, arguments.jobs, shards, count)
+            runs[side]["wall"].append(round(wall, 2))
+            runs[side]["cpu"].append(round(cpu, 2))
+        floors.append(round(floor_seconds(plan, arguments.floor_sample), 2))
+        if arguments.cli:
+            cli.append(round(cli_sweep(arguments.backend, plan, arguments.jobs), 2))
+        print(f"{plan} round {number + 1}: in-process {runs['in-process']['wall'][-1]} s, "
+              f"hosted {runs['hosted']['wall'][-1]} s, floor {floors[-1]} s"
+              + (f", plancheck exhaustive {cli[-1]} s" if cli else "")
+              + f" (load {loads[-1]})", flush=True)  # fmt: skip
+    hosted, local = runs["hosted"], runs["in-process"]
+    share = len(shards) / count
+    result: dict[str, Any] = {
+        "plan": plan,
+        "share_of_inputs": share,
+        "in_process_wall_s": local["wall"],
+        "hosted_wall_s": hosted["wall"],
+        "in_process_cpu_s": local["cpu"],
+        "hosted_cpu_s": hosted["cpu"],
+        "wall_ratio_hosted_over_in_process": round(
+            statistics.median(hosted["wall"]) / statistics.median(local["wall"]), 3
+        ),
+        "cpu_ratio_hosted_over_in_process": round(
+            statistics.median(hosted["cpu"]) / statistics.median(local["cpu"]), 3
+        ),
+        "floor_s": floors,
+        "hosted_over_floor": round(
+            statistics.median(hosted["wall"]) / share / statistics.median(floors), 3
+        ),
+        "in_process_over_floor": round(
+            statistics.median(local["wall"]) / share / statistics.median(floors), 3
+        ),
+        "loads": loads,
+    }
+    if cli:
+        result["cli_wall_s"] = cli
+        result["cli_over_floor"] = round(statistics.median(cli) / statistics.median(floors), 3)
+    return result
+
+
+def _markdown(document: dict[str, Any]) -> str:
+    jobs = document["jobs"]
+    lines = [
+        "# The exhaustive sweep through the backend host, against in-process (issue 29, item 4)\n",
+        f"`{document['command']}`\n",
+        f"Each round runs, for each plan, the sweep with the backend in its host (*hosted*, "
+        f"what every sweep does) and with the backend imported in the workers "
+        f"(*in-process*, the sweep before the host), alternately and in the same way: "
+        f"{jobs} worker processes taking the plan's shards from one queue, each shard "
+        f"checked by `conformance.exhaustive.check_range`, after one validating load of "
+        f"the backend (in a host / by import) as `plancheck exhaustive` does.  CPU is "
+        f"every process's (workers and hosts, `getrusage`).  The *float64 floor* is one "
+        f"evaluation of the function's float64 formula on one core over all 2**32 inputs "
+        f"(measured on a 1/{document['floor_sample']} stratified sample, times "
+        f"{document['floor_sample']}); a sweep's ratio to it is its wall time over the "
+        f"floor's (the issue's bounds: 0.40 for exp:Float32, 0.55 for exp:Int32).\n",
+        "| plan | inputs | in-process wall, runs (s) | hosted wall, runs (s) | hosted / "
+        "in-process, wall (medians) | in-process CPU (s) | hosted CPU (s) | CPU ratio | "
+        "floor, runs (s) | hosted / floor | in-process / floor |"
+        + (" `plancheck exhaustive`, runs (s) | its / floor |" if document["cli"] else ""),
+        "|---|---|---|---|---:|---|---|---:|---|---:|---:|"
+        + ("---|---:|" if document["cli"] else ""),
+    ]
+    for r in document["plans"]:
+        share = "all 2**32" if r["share_of_inputs"] == 1 else f"1/{round(1 / r['share_of_inputs'])}"
+        row = (
+            f"| {r['plan']} | {share} | {', '.join(map(str, r['in_process_wall_s']))} | "
+            f"{', '.join(map(str, r['hosted_wall_s']))} | "
+            f"**{r['wall_ratio_hosted_over_in_process']:.3f}** | "
+            f"{', '.join(map(str, r['in_process_cpu_s']))} | "
+            f"{', '.join(map(str, r['hosted_cpu_s']))} | "
+            f"{r['cpu_ratio_hosted_over_in_process']:.3f} | {', '.join(map(str, r['floor_s']))} | "
+            f"**{r['hosted_over_floor']:.3f}** | {r['in_process_over_floor']:.3f} |"
+        )
+        if document["cli"]:
+            row += f" {', '.join(map(str, r['cli_wall_s']))} | {r['cli_over_floor']:.3f} |"
+        lines.append(row)
+    lines.append(f"\nLoad average at the start of each round: "
+                 f"{'; '.join(str(r['loads']) for r in document['plans'])}.\n")  # fmt: skip
+    moved = document.get("transfer_per_chunk")
+    if moved:
+        lines.append(
+            f"## One chunk's transfer ({CHUNK:,} uint32 each way, median of 40)\n\n"
+            "| round trip | ms |\n|---|---:|\n"
+            f"| no array moved (the child computes alone) | {moved['none_ms']} |\n"
+            f"| through the pipe (`send_bytes` / `recv_bytes`) | {moved['pipe_ms']} |\n"
+            f"| through shared memory (`conformance.host.segment`) | {moved['segment_ms']} |\n"
+        )
+    lines.append(
+        common.machine_sentence(
             document,
             "the machine is shared with other engineers: absolute times are noisy, the "
             "side-by-side ratios less so",
         )
         + "\n"
     )
-    common.write(common.RESULTS / arguments.out, document, markdown)
-    print(f"in-process {before} s, hosted {after} s, ratio {ratio:.3f}; transfer {moved}")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--backend", default="cpu")
+    parser.add_argument("--plans", default="exp:Float32,exp:Int32")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--sample", type=int, default=1, help="K: every K-th of the shards")
+    parser.add_argument("--floor-sample", type=int, default=16)
+    parser.add_argument("--cli", action="store_true", help="also time plancheck exhaustive")
+    parser.add_argument("--transfer", action="store_true", help="also time one chunk's transfer")
+    parser.add_argument("--out", default="exhaustive_host",
+                        help="results name in benchmarks/results/ (.md and .json)")  # fmt: skip
+    arguments = parser.parse_args()
+    load_start = common.load_average()
+    moved = transfer() if arguments.transfer else None
+    plans = [measure_plan(arguments, p.strip()) for p in arguments.plans.split(",") if p.strip()]
+    document: dict[str, Any] = {
+        "command": "python benchmarks/bench_exhaustive_host.py " + " ".join(sys.argv[1:]),
+        "backend": arguments.backend,
+        "jobs": arguments.jobs,
+        "floor_sample": arguments.floor_sample,
+        "cli": arguments.cli,
+        "plans": plans,
+        "transfer_per_chunk": moved,
+        "load_start": load_start,
+        "load_end": common.load_average(),
+        **common.machine(),
+    }
+    common.write(common.RESULTS / arguments.out, document, _markdown(document))
+    for r in plans:
+        print(f"{r['plan']}: hosted / in-process {r['wall_ratio_hosted_over_in_process']} "
+              f"(CPU {r['cpu_ratio_hosted_over_in_process']}), hosted / floor "
+              f"{r['hosted_over_floor']}")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 import numbers
 import operator
+import struct
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -39,7 +40,16 @@ from .dtypes import INT32_MAX, INT32_MIN, DType, SimpleDType
 from .errors import describe, integer_text, shape_text
 from .limits import OracleLimitError, check_operand_extents
 
-__all__ = ["INT32_MAX", "INT32_MIN", "MAX_NDIM", "TENSOR_DTYPES", "Tensor", "unravel_index"]
+__all__ = [
+    "INT32_MAX",
+    "INT32_MIN",
+    "MAX_NDIM",
+    "TENSOR_DTYPES",
+    "Tensor",
+    "float32_bits",
+    "float32_values",
+    "unravel_index",
+]
 
 #: The most dimensions a Tensor may have (numpy 2's limit).
 MAX_NDIM = 64
@@ -216,23 +226,38 @@ class Tensor:
     def from_numpy(cls, array: np.ndarray) -> Tensor:
         """Build from a float32, int32 or bool numpy array (copied, bit for bit).
 
-        Float32 elements keep their exact patterns, signalling NaNs included.
+        Float32 elements are decoded from their bit patterns with integer
+        operations only (:func:`float32_doubles`), never by a float32 -> float64
+        conversion, so the values are exact under any floating-point
+        environment (flush-to-zero, denormals-are-zero, a directed rounding
+        mode: a backend's process may run in any); signalling NaNs are kept as
+        :class:`oracle.binary32.SignallingNaN`.  The values are valid by
+        construction and are not validated again.
         """
         array = np.asarray(array)
+        shape = tuple(int(n) for n in array.shape)
         if array.dtype == TENSOR_DTYPES[DType.Float32]:
-            values = array.ravel(order="C").tolist()
-            bits = np.ascontiguousarray(array).view(np.uint32).ravel(order="C")
-            quiet_field = bits & np.uint32(0x7FC00000)  # exponent and quiet bit
-            signalling = np.flatnonzero(
-                (quiet_field == np.uint32(0x7F800000)) & ((bits & np.uint32(0x003FFFFF)) != 0)
-            )
-            for flat in signalling.tolist():
-                values[flat] = binary32.SignallingNaN(int(bits[flat]))
-            return cls(DType.Float32, array.shape, tuple(values))
-        for dtype, storage in TENSOR_DTYPES.items():
-            if array.dtype == storage:
-                return cls(dtype, array.shape, tuple(array.ravel(order="C").tolist()))
+            bits = np.ascontiguousarray(array).view(np.uint32).reshape(-1)
+            return cls._trusted(DType.Float32, shape, tuple(float32_values(bits)))
+        if array.dtype == TENSOR_DTYPES[DType.Int32]:
+            return cls._trusted(DType.Int32, shape, tuple(array.reshape(-1).tolist()))
+        if array.dtype == TENSOR_DTYPES[DType.Bool]:
+            return cls._trusted(DType.Bool, shape, tuple(array.reshape(-1).tolist()))
         raise TypeError(f"no Tensor dtype for numpy dtype {array.dtype}")
+
+    @classmethod
+    def _trusted(
+        cls, dtype: SimpleDType, shape: tuple[int, ...], values: tuple[Any, ...]
+    ) -> Tensor:
+        """A Tensor of values valid by construction (no validation: the callers build
+        them from bit patterns)."""
+        if len(shape) > MAX_NDIM:
+            raise ValueError(f"a Tensor has at most {MAX_NDIM} dimensions, got {len(shape)}")
+        tensor = object.__new__(cls)
+        object.__setattr__(tensor, "dtype", dtype)
+        object.__setattr__(tensor, "shape", shape)
+        object.__setattr__(tensor, "values", values)
+        return tensor
 
     # -- views ----------------------------------------------------------------
 
@@ -248,14 +273,22 @@ class Tensor:
         """A new numpy array of the matching storage dtype, bit for bit."""
         storage = TENSOR_DTYPES[self.dtype]
         if self.dtype is DType.Float32:
-            bits = np.array([binary32.to_bits(v) for v in self.values], dtype=np.uint32)
-            return bits.view(np.float32).reshape(self.shape)
+            return self._float32_bits().view(np.float32).reshape(self.shape)
         return np.array(self.values, dtype=storage).reshape(self.shape)
+
+    def _float32_bits(self) -> np.ndarray:
+        """The uint32 patterns of a Float32 tensor's values, computed from the doubles'
+        bits with integer operations only (exact under any floating-point environment)."""
+        bits = float32_bits(np.array(self.values, dtype=np.float64))
+        for flat, value in enumerate(self.values):
+            if isinstance(value, binary32.SignallingNaN):
+                bits[flat] = value.bits
+        return bits
 
     def bits(self) -> tuple[int, ...]:
         """Each element's bit pattern: binary32 bits, Int32 two's complement, Bool 0/1."""
         if self.dtype is DType.Float32:
-            return tuple(binary32.to_bits(v) for v in self.values)
+            return tuple(self._float32_bits().tolist())
         if self.dtype is DType.Int32:
             return tuple(v & 0xFFFFFFFF for v in self.values)
         return tuple(int(v) for v in self.values)
@@ -345,3 +378,112 @@ def _nest(flat: list[Any], shape: tuple[int, ...]) -> Any:
         return flat
     step = math.prod(shape[1:])
     return [_nest(flat[i * step : (i + 1) * step], shape[1:]) for i in range(shape[0])]
+
+
+# ---------------------------------------------------------------------------
+# binary32 patterns <-> the doubles a Float32 Tensor holds, with integers only
+# ---------------------------------------------------------------------------
+
+_U = np.uint64
+#: up to this many elements, one element at a time in Python integers (numpy's fixed cost
+#: is larger)
+_SMALL = 32
+_FRACTION_52 = (1 << 52) - 1
+_DOUBLE = struct.Struct("<d")
+_WORD = struct.Struct("<Q")
+
+
+def _value_of_pattern(pattern: int) -> float:
+    """The Python float of one binary32 pattern, assembled as a double's bits."""
+    exponent, fraction = (pattern >> 23) & 0xFF, pattern & 0x7FFFFF
+    if exponent == 0xFF and fraction and not fraction & 0x400000:
+        return binary32.SignallingNaN(pattern)
+    if exponent == 0xFF:
+        word = 0x7FF << 52 | fraction << 29
+    elif exponent:
+        word = (exponent + 1023 - 127) << 52 | fraction << 29
+    elif fraction:
+        lead = fraction.bit_length() - 1
+        word = (lead + 1023 - 149) << 52 | (fraction << (52 - lead)) & _FRACTION_52
+    else:
+        word = 0
+    return float(_DOUBLE.unpack(_WORD.pack(word | (pattern >> 31) << 63))[0])
+
+
+def _pattern_of_double(word: int) -> int:
+    """The binary32 pattern of one double (its bits *word*) that is a binary32 value."""
+    sign = (word >> 63) << 31
+    exponent, fraction = (word >> 52) & 0x7FF, word & _FRACTION_52
+    if exponent == 0x7FF:
+        return sign | 0xFF << 23 | fraction >> 29
+    if exponent == 0:
+        return sign
+    unbiased = exponent - 1023
+    if unbiased >= -126:
+        return sign | (unbiased + 127) << 23 | fraction >> 29
+    return sign | (fraction | 1 << 52) >> (52 - (unbiased + 149))
+
+
+def _floor_log2(n: np.ndarray) -> np.ndarray:
+    """floor(log2(n)) of positive integers below 2**32 (uint64), by shifts only."""
+    top = np.zeros(n.shape, dtype=_U)
+    rest = n.copy()
+    for step in (16, 8, 4, 2, 1):
+        wide = rest >= _U(1 << step)
+        top += np.where(wide, _U(step), _U(0))
+        rest = np.where(wide, rest >> _U(step), rest)
+    return top
+
+
+def float32_values(bits: np.ndarray) -> list[float]:
+    """The Python floats of binary32 patterns (a 1-D uint32 array), built bit by bit.
+
+    Every double is assembled from the pattern's sign, exponent and fraction with
+    integer operations (a subnormal's leading bit found by shifts), so no
+    floating-point instruction runs: the result is the same under flush-to-zero,
+    denormals-are-zero or any rounding mode.  A NaN keeps its sign and payload in
+    the double's top fraction bits; a signalling NaN pattern gives a
+    :class:`oracle.binary32.SignallingNaN`.
+    """
+    if len(bits) <= _SMALL:
+        return [_value_of_pattern(int(pattern)) for pattern in bits.tolist()]
+    b = np.asarray(bits, dtype=np.uint32).astype(_U)
+    sign = (b >> _U(31)) << _U(63)
+    exponent = (b >> _U(23)) & _U(0xFF)
+    fraction = b & _U(0x7FFFFF)
+    out = ((exponent + _U(1023 - 127)) << _U(52)) | (fraction << _U(29))
+    out = np.where(exponent == _U(0xFF), (_U(0x7FF) << _U(52)) | (fraction << _U(29)), out)
+    zero_exponent = exponent == _U(0)
+    if zero_exponent.any():
+        subnormal = zero_exponent & (fraction != _U(0))
+        lead = _floor_log2(np.where(subnormal, fraction, _U(1)))  # value 2**(lead-149) * ...
+        below = (fraction << (_U(52) - lead)) & _U((1 << 52) - 1)
+        tiny = ((lead + _U(1023 - 149)) << _U(52)) | below
+        out = np.where(subnormal, tiny, np.where(zero_exponent, _U(0), out))
+    values: list[float] = (out | sign).view(np.float64).tolist()
+    quiet_field = b & _U(0x7FC00000)
+    signalling = np.flatnonzero((quiet_field == _U(0x7F800000)) & ((b & _U(0x3FFFFF)) != _U(0)))
+    for flat in signalling.tolist():
+        values[flat] = binary32.SignallingNaN(int(b[flat]))
+    return values
+
+
+def float32_bits(doubles: np.ndarray) -> np.ndarray:
+    """The binary32 patterns (uint32) of float64 values that are binary32 values,
+    computed from the doubles' bits with integer operations only (a NaN keeps its sign
+    and the top 23 bits of its payload; a signalling NaN's own pattern is not known
+    here: :class:`oracle.binary32.SignallingNaN` values carry it)."""
+    d = np.ascontiguousarray(doubles, dtype=np.float64).reshape(-1).view(_U)
+    if d.size <= _SMALL:
+        return np.array([_pattern_of_double(int(x)) for x in d.tolist()], dtype=np.uint32)
+    sign = (d >> _U(63)) << _U(31)
+    exponent = ((d >> _U(52)) & _U(0x7FF)).astype(np.int64)
+    fraction = d & _U((1 << 52) - 1)
+    unbiased = exponent - 1023
+    normal = (np.clip(unbiased + 127, 0, 255).astype(_U) << _U(23)) | (fraction >> _U(29))
+    shift = np.clip(52 - (unbiased + 149), 0, 63).astype(_U)
+    subnormal = (fraction | _U(1 << 52)) >> shift
+    out = np.where(unbiased >= -126, normal, subnormal)
+    out = np.where(exponent == 0x7FF, _U(0xFF << 23) | (fraction >> _U(29)), out)
+    out = np.where(exponent == 0, _U(0), out)
+    return (out | sign).astype(np.uint32)

@@ -153,3 +153,31 @@ class Crashes(_Cpu):
     def execute(self, operation, *args, **options):
         os.kill(os.getpid(), signal.SIGSEGV)
         return self.cpu.execute(operation, *args, **options)
+
+
+class ClearsSignBitsUnderDaz(FlushesSubnormals):
+    """FTZ/DAZ on at import (an -Ofast library) and ``abs`` computed on the bit patterns
+    (the sign bit cleared: exact whatever the environment), any rank."""
+
+    def execute(self, operation, *args, **options):
+        if operation == "abs" and isinstance(args[0], np.ndarray) and args[0].dtype == np.float32:
+            bits = np.ascontiguousarray(args[0]).view(np.uint32) & np.uint32(0x7FFFFFFF)
+            return bits.view(np.float32).reshape(args[0].shape)
+        return self.cpu.execute(operation, *args, **options)
+
+
+#: A backend module that calls ``fesetround(FE_UPWARD)`` first thing at import, before it
+#: imports anything of plancheck (tests write it to their own folder: issue 29, item 2)
+ROUNDS_UPWARD_AT_IMPORT = """
+import ctypes, ctypes.util, os
+ctypes.CDLL(ctypes.util.find_library("m")).fesetround(0x800)  # FE_UPWARD, x86-64 glibc
+MODE = 0x800  # (tests replace the line above for the other modes)
+import backends  # plancheck's modules, imported in the backend's rounding mode
+from backends.cpu import CPUBackend
+with open(os.path.join(os.environ["ISOLATION_MARKS"], "upward.pid"), "a") as f:
+    f.write(f"{os.getpid()}\\n")
+
+
+class Backend(CPUBackend):
+    name = "rounds-upward-at-import"
+"""

@@ -9,7 +9,12 @@ reduce_max/reduce_min) can be held to the exact bits.
 from __future__ import annotations
 
 import copy
+import os
 import pickle
+import platform
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -131,3 +136,51 @@ def test_check_holds_bit_copies_to_the_signalling_bits() -> None:
     assert not quieted and "NaN bits must be preserved" in str(quieted)
     # an arithmetic operation of a signalling NaN may return any NaN
     assert expected("mul", _bits(SNAN), 1.0).check(_bits(0x7FC00000))
+
+
+# -- bits under any floating-point environment (issue 29, item 1) ---------------------------
+
+#: run in a process whose environment is FTZ + DAZ + round upward (x86-64 glibc: MXCSR is
+#: the 4 bytes at offset 28 of fenv_t); the Tensor must keep every pattern
+_HOSTILE = """
+import ctypes, ctypes.util, struct, sys
+import numpy as np
+from oracle import Tensor
+from conformance.host import fpenv
+libm = ctypes.CDLL(ctypes.util.find_library("m"))
+env = ctypes.create_string_buffer(64)
+libm.fegetenv(env)
+raw = bytearray(env.raw)
+struct.pack_into("<I", raw, 28, struct.unpack_from("<I", raw, 28)[0] | 0x8040)
+libm.fesetenv(ctypes.create_string_buffer(bytes(raw), 64))
+libm.fesetround(0x800)
+seen = set(fpenv.deviations(fpenv.probe()))
+assert {"fp-environment:flush-to-zero", "fp-environment:denormals-are-zero",
+        "fp-environment:rounding-upward"} <= seen, seen
+patterns = [int(p) for p in sys.argv[1:]]
+for size in (1, 7, len(patterns)):  # one element at a time, and vectorised
+    part = patterns[:size]
+    tensor = Tensor.from_numpy(np.array(part, dtype=np.uint32).view(np.float32))
+    assert list(tensor.bits()) == part, [hex(b) for b in tensor.bits()]
+    assert tensor.to_numpy().view(np.uint32).tolist() == part
+    assert Tensor.from_bits(tensor.dtype, tensor.shape, part) == tensor
+print("ok")
+"""
+
+
+@pytest.mark.skipif(
+    sys.platform != "linux" or platform.machine() not in ("x86_64", "AMD64"),
+    reason="sets MXCSR through glibc's x86-64 fenv_t",
+)
+def test_tensors_keep_their_bits_under_ftz_daz_and_upward_rounding() -> None:
+    rng = np.random.default_rng(29)
+    subnormals = [0x00000001, 0x80000001, 0x007FFFFF, 0x807FFFFF, 0x00400000, 0x00000003]
+    patterns = PATTERNS[:4] + subnormals + PATTERNS[4:]  # the small path sees subnormals
+    patterns += rng.integers(0, 1 << 32, 64, dtype=np.uint64).tolist()
+    patterns += rng.integers(0, 1 << 23, 32, dtype=np.uint64).tolist()  # more subnormals
+    done = subprocess.run(
+        [sys.executable, "-c", _HOSTILE, *map(str, patterns)],
+        capture_output=True, text=True, timeout=120,
+        env=dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent)),
+    )  # fmt: skip
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stdout + done.stderr

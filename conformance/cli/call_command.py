@@ -22,13 +22,14 @@ import difflib
 import sys
 from typing import Any
 
-import backends
+from conformance.host.client import BackendHost, HostCrashed, HostLoadError, HostTimeout
+from conformance.host.oneshot import call_once
 from conformance.model.literals import format_value, parse_argument
 from conformance.model.options import ulp_count
 from conformance.model.sanitize import terminal_text
-from conformance.model.versions import backend_version
 from oracle import DType, Tensor
 from oracle.evaluate import expected
+from oracle.expectation import Verdict
 from oracle.limits import OracleLimitError
 from oracle.planner import registered_operations
 
@@ -86,12 +87,14 @@ def main(arguments: argparse.Namespace) -> int:
         accumulator = DType.from_name(arguments.accumulator) if arguments.accumulator else None
     except (ValueError, KeyError, SyntaxError, TypeError) as error:
         return _usage(terminal_text(str(error), 500))
+    backend = BackendHost(arguments.backend)  # in a host process, never in plancheck's
     try:
-        backend = backends.get(arguments.backend)
-    except (Exception, SystemExit, GeneratorExit) as error:  # builtins:exit included
+        backend.ensure()
+    except (HostLoadError, HostCrashed, HostTimeout) as failure:  # builtins:exit included
+        cause = failure.error if isinstance(failure, HostLoadError) else failure
         return _usage(
             f"cannot load backend {terminal_text(repr(arguments.backend), 200)}: "
-            f"{type(error).__name__}: {terminal_text(str(error), 1000)}"
+            f"{type(cause).__name__}: {terminal_text(str(cause), 1000)}"
         )
     # A category or compound accumulator (Floating, MXFP4) is passed on purpose: the
     # oracle and the backend must refuse it with TypeError (the specification), which
@@ -118,24 +121,27 @@ def main(arguments: argparse.Namespace) -> int:
             "returns a result; drop --expect-error to check the result"
         )
     name = terminal_text(arguments.backend, 200)
-    print(f"backend:   {name} ({terminal_text(backend_version(backend), 200)})")
+    print(f"backend:   {name} ({terminal_text(backend.version, 200)})")
     print(f"operation: {arguments.operation}")
     print(f"plan:      {plan}")
     for position, value in enumerate(call_args):
         print(f"arg {position}:     {_describe(value)}")
-    native = [backend.from_tensor(v) if isinstance(v, Tensor) else v for v in call_args]
-    try:
-        result = backend.execute(
-            arguments.operation,
-            *native,
-            accumulator_dtype=accumulator,  # type: ignore[arg-type]  # see expected() above
-        )
-    except Exception as error:  # the verdict decides whether the exception conforms
-        print(f"result:    raised {type(error).__name__}: {terminal_text(str(error))}")
-        verdict = expectation.check_raised(error)
+    keywords = {} if accumulator is None else {"accumulator_dtype": accumulator}
+    hosted = call_once(backend, arguments.operation, call_args, keywords)
+    if hosted.raised is not None:  # the verdict decides whether the exception conforms
+        raised = hosted.raised
+        print(f"result:    raised {type(raised).__name__}: {terminal_text(str(raised))}")
+        verdict = expectation.check_raised(raised)
+    elif hosted.result is not None:
+        print(f"result:    {_describe(hosted.result)}")
+        verdict = expectation.check(hosted.result, ulp_budget=arguments.ulp_budget)
     else:
-        actual = backend.to_tensor(result)
-        print(f"result:    {_describe(actual)}")
-        verdict = expectation.check(actual, ulp_budget=arguments.ulp_budget)
+        print(f"result:    {terminal_text(str(hosted.failure))}")
+        verdict = Verdict(False, f"{arguments.operation}: {hosted.failure}")
     print(f"verdict:   {terminal_text(str(verdict))}")
-    return CONFORMS if verdict.ok else NOT_CONFORMING
+    # what the host saw around the call, as `plancheck run` classes it
+    left = [*hosted.environment, *(f"warning {w}" for w in hosted.warnings),
+            *(f"modified argument {p}" for p in hosted.modified)]  # fmt: skip
+    if left:
+        print(f"environment: {terminal_text(', '.join(left))}")
+    return CONFORMS if verdict.ok and not left else NOT_CONFORMING

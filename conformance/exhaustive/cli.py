@@ -56,7 +56,6 @@ from conformance.exhaustive.summary import (
     error_text,
     summarise,
 )
-from conformance.host.client import close_all
 from conformance.model.sanitize import terminal_line
 from oracle import vectorised as V
 
@@ -286,7 +285,8 @@ def _sweep(arguments, plans, count, indices, also, store: Store) -> int:
     try:
         with _owned_signals():
             if arguments.jobs > 1:
-                close_all()  # the hosts that loaded the backends to check them: idle now
+                # the hosts that loaded the backends to check them stay (idle: no CPU):
+                # the summary asks them for the backends' identities again
                 status = _pytest(arguments, count, also)
                 if status == 4:  # pytest's usage error
                     return 2

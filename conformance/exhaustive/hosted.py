@@ -90,9 +90,11 @@ class HostedRunner:
             self._finalizers[slot] = weakref.finalize(self, segment.close)
         return segment
 
-    def submit(self, op: str, inputs: np.ndarray) -> None:
+    def submit(self, op: str, inputs: np.ndarray, start: int | None = None) -> None:
         """Start *op* on the 1-D float32 or int32 *inputs* in the host (no waiting);
-        ValueError when :data:`SLOTS` calls are already pending."""
+        ValueError when :data:`SLOTS` calls are already pending.  With *start*, *inputs*
+        are the bit patterns ``start, start + 1, ...`` and the host makes them itself:
+        only the range crosses (the sweep's chunks are such ranges)."""
         if len(self._pending) == SLOTS:
             raise ValueError(f"{SLOTS} calls are pending: collect one first")
         if not self._pending and not self.host.alive:
@@ -100,8 +102,12 @@ class HostedRunner:
         slot = self._next % SLOTS
         inputs = np.ascontiguousarray(inputs).reshape(-1)
         segment = self._room(slot, inputs.nbytes)
-        segment.view(np.uint8, inputs.nbytes, output=False)[:] = inputs.view(np.uint8)
-        self.host.send(("sweep", op, segment.name, inputs.dtype.str, int(inputs.size)))
+        request: tuple[Any, ...] = ("sweep", op, segment.name, inputs.dtype.str, int(inputs.size))
+        if start is None:
+            segment.view(np.uint8, inputs.nbytes, output=False)[:] = inputs.view(np.uint8)
+        else:
+            request += (int(start),)
+        self.host.send(request)
         self._pending.append((slot, time.monotonic()))
         self._next += 1
 

@@ -39,6 +39,7 @@ every worker appends its own records to the state file under its lock.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -50,6 +51,7 @@ import pytest
 from conformance.exhaustive import sweep as X
 from conformance.exhaustive.cli import OPTIONS, SWEEP_OPTIONS, select, selection
 from conformance.exhaustive.state import FORMAT, StateError, Store, current_key
+from conformance.host.client import shared_host
 from conformance.host.fpenv import judge_environment_problem
 
 __all__ = ["MARKER", "Settings", "run_item", "settings"]
@@ -231,6 +233,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_ACTIVE] = True
     if hasattr(config, "workerinput"):
         config.stash[_RECORDED] = json.loads(config.workerinput.get(_WORKER_KEY, "{}"))
+        _start_hosts(config)
         return
     if config.option.collectonly or config.option.help:
         return
@@ -239,6 +242,20 @@ def pytest_configure(config: pytest.Config) -> None:
     except StateError as error:
         pytest.exit(f"plancheck exhaustive: {error}", returncode=error.status)
     config.pluginmanager.register(controller, "plancheck-exhaustive-controller")
+
+
+def _start_hosts(config: pytest.Config) -> None:
+    """Start loading this worker's backends in their hosts now, while pytest collects:
+    the first item finds them loaded (a host's start is a second of a short sweep's
+    wall time otherwise).  Anything wrong is left to the items to report."""
+    try:
+        chosen = settings(config)
+    except Exception:  # a usage error: the items report it
+        return
+    for name in [chosen.backend, *chosen.also]:
+        if name != "numpy-float32":
+            with contextlib.suppress(Exception):
+                shared_host(name).start()
 
 
 def run_item(request: pytest.FixtureRequest, plan: str, shard: int) -> X.ShardResult:

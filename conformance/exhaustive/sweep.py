@@ -313,7 +313,7 @@ class _Call:
     (None, the error's text)."""
 
     def __init__(self, run: Callable[[str, np.ndarray], np.ndarray], op: str,
-                 inputs: np.ndarray) -> None:  # fmt: skip
+                 inputs: np.ndarray, start: int) -> None:  # fmt: skip
         self.run, self.op = run, op
         self.elapsed = 0.0  #: an in-process call's wall time
         # the backend gets its own copy of the inputs: one that writes into them cannot
@@ -322,7 +322,7 @@ class _Call:
         self.failure: BaseException | None = None
         if isinstance(run, HostedRunner):
             try:
-                run.submit(op, inputs)
+                run.submit(op, inputs, start=start)  # the host makes the patterns
             except (HostCrashed, HostTimeout, HostLoadError) as error:
                 self.failure = error
 
@@ -420,7 +420,7 @@ def check_range(
         """Start the calls of the chunk at *lo* (hosted backends start computing)."""
         hi = min(lo + chunk, stop)
         patterns = V.bit_patterns(lo, hi)
-        calls = [None if done else _Call(run, op, patterns.view(input_dtype))
+        calls = [None if done else _Call(run, op, patterns.view(input_dtype), lo)
                  for run, done in zip(runs, stopped)]  # fmt: skip
         return lo, hi, patterns, calls
 

@@ -11,15 +11,22 @@ a time, on a :class:`multiprocessing.connection.Connection` over two pipes.
 
 Around every call it:
 
-* sets numpy's default error state (one fixed state, so a backend's earlier
-  ``seterr`` cannot hide its warnings) and probes the floating-point
-  environment before and after (:mod:`conformance.host.fpenv`);
+* installs the backend's floating-point environment (what its import and its
+  earlier calls left: rounding mode, FTZ, DAZ, numpy's error state) for the
+  backend's code only, and plancheck's default for its own work
+  (:mod:`conformance.host.fpstate`); plancheck's modules imported here run in
+  the default one even when the backend's import imports them
+  (:mod:`conformance.host.imports`); the environment is probed after the call
+  (:mod:`conformance.host.fpenv`: what held before it is what the last probe
+  found, saved and installed again exactly);
 * records warnings with the thread that raised them: only the calling thread's
   ``RuntimeWarning`` counts for the call;
 * snapshots the inputs (a call never modifies its inputs), reads the result's
   bits through the backend's ``to_numpy`` when it has one (no float conversion),
-  re-reads the previous result (``result-changed-after-return``) and checks that
-  the result shares no memory with an input or the previous result;
+  re-reads the previous result and checks that the result shares no memory with
+  an input or the previous result; the classes of the pair (the previous result
+  changed, or aliased by this one) are reported apart from this call's
+  (``reply["earlier"]``: :mod:`conformance.judge.stateful`);
 * ends at once a child the backend forked that returns into the host's code;
 * compares numpy's public functions with the ones it recorded at start
   (``numpy-state:patched``).
@@ -42,7 +49,8 @@ from typing import Any
 import numpy as np
 
 import backends
-from conformance.host import first_call, fpenv
+from conformance.host import first_call, fpenv, imports
+from conformance.host.fpstate import Switch
 from conformance.host.identity import identity_of
 from conformance.host.segment import Segment
 from conformance.host.wire import encode_array, encode_tensor, raised_error, tensor_of_bits
@@ -54,8 +62,9 @@ from oracle import Tensor
 __all__ = ["Host", "main", "sweep_call"]
 
 
-def _numpy_functions() -> dict[str, int]:
-    return {name: id(value) for name, value in vars(np).items() if callable(value)}
+def _numpy_functions() -> dict[str, Any]:
+    """numpy's public callables by name (the objects: compared by identity)."""
+    return {name: value for name, value in vars(np).items() if callable(value)}
 
 
 def _to_array(backend: Any, native: Any) -> np.ndarray | None:
@@ -97,11 +106,19 @@ class Host:
     def __init__(self) -> None:
         self.backend: Any = None
         self.numpy_functions = _numpy_functions()
+        self._numpy_names = tuple(self.numpy_functions)
+        self._numpy_objects = tuple(self.numpy_functions.values())
+        self._numpy_snapshot = tuple(vars(np).values())  #: every attribute: the fast check
         self.sticky: list[str] = []  #: findings that hold for the backend since its import
         self.previous: tuple[Any, Any] | None = None  #: the last result and its snapshot
         self.pid = os.getpid()
         self.label = ""
         self.segments: dict[str, Segment] = {}  #: the sweep's shared memory, by name
+        #: the backend's floating-point environment, installed only around its code
+        self.environment = Switch()
+        #: what the probe found when the backend's code last returned: the environment
+        #: installed for its next call (the same, saved and installed exactly)
+        self.left: list[str] = []
 
     def _leave_if_forked(self) -> None:
         """A child the backend forked that returned into the host's code ends here, at
@@ -112,10 +129,13 @@ class Host:
     # -- requests ------------------------------------------------------------
 
     def load(self, label: str) -> dict[str, Any]:
+        imports.install()  # plancheck's modules run in the default environment, always
         self.backend = backends.get(label)
         self.label = label
         after = fpenv.probe()
+        self.environment.keep_current()  # the backend's, installed again for its calls
         self.sticky = list(fpenv.deviations(after))
+        self.left = list(self.sticky)
         patched = self._patched()
         if patched:
             self.sticky.append("numpy-state:patched")
@@ -142,41 +162,70 @@ class Host:
         }
 
     def _patched(self) -> list[str]:
-        now = _numpy_functions()
-        return sorted(n for n, i in self.numpy_functions.items() if now.get(n) != i)
+        """The names of numpy's public callables the backend replaced (or deleted) since
+        the host started.  Asked around every call: the usual answer (none) is one tuple
+        comparison in C (identical objects compare equal at once), not a scan in Python
+        (~300 us a sweep chunk)."""
+        now = tuple(vars(np).values())
+        try:
+            if now == self._numpy_snapshot:
+                return []
+        except Exception:  # an attribute whose == is not a bool (an array)
+            pass
+        current = tuple(map(vars(np).get, self._numpy_names))
+        patched = sorted(n for n, a, b in zip(self._numpy_names, current, self._numpy_objects)
+                         if a is not b)  # fmt: skip
+        if not patched:  # something added: the recorded functions are as they were
+            self._numpy_snapshot = now
+        return patched
 
     def _allocations(self) -> int | None:
         count = getattr(self.backend, "allocations", None)
         return count if isinstance(count, int) and not isinstance(count, bool) else None
 
-    def _environment_before(self) -> list[str]:
-        """The findings that hold before a call (since the import, numpy's error state
-        left by an earlier call, the environment now); numpy's default error state set."""
-        environment: list[str] = list(self.sticky)
-        if np.geterr() != fpenv.DEFAULT_NUMPY_ERRORS:
-            environment.append("numpy-state:error-state")
-        np.seterr(**fpenv.DEFAULT_NUMPY_ERRORS)
-        return environment + fpenv.deviations(fpenv.probe())
-
     def _environment_after(self, environment: list[str]) -> list[str]:
-        """*environment* with what the call left (the environment, patched numpy functions),
-        sorted, each once; numpy's default error state set again."""
-        environment = environment + fpenv.deviations(fpenv.probe())
+        """*environment* with numpy's patched functions, sorted, each once."""
         if self._patched():
             environment.append("numpy-state:patched")
-        np.seterr(**fpenv.DEFAULT_NUMPY_ERRORS)
         return sorted(set(environment))
 
     def run(self, operation: str, args: list[Any], keywords: dict[str, Any]) -> dict[str, Any]:
-        backend = self.backend
+        """One judged call.  The backend's code (``from_tensor``, the snapshots,
+        ``execute``, ``to_tensor``, ``to_numpy``) runs in the backend's floating-point
+        environment (:class:`conformance.host.fpstate.Switch`), probed after it returns;
+        decoding the arguments and encoding the result, in the default one."""
         reply: dict[str, Any] = {"stage": "execute"}
-        environment = self._environment_before()
+        environment: list[str] = list(self.sticky)
+        decoded = [
+            tensor_of_bits(*value[1])
+            if isinstance(value, tuple) and len(value) == 2 and value[0] == "tensor"
+            else value
+            for value in args
+        ]  # fmt: skip
+        result: Any = None
+        environment += self.left  # what is installed now: the probe after the last call
+        with self.environment.backend():
+            result = self._call(reply, environment, operation, decoded, keywords)
+            self.left = fpenv.deviations(fpenv.probe())
+        environment += self.left
+        if result is not None:
+            array, tensor = result
+            reply["result"] = _result_wire(array, tensor)
+        reply["environment"] = self._environment_after(environment)
+        return reply
+
+    def _call(self, reply: dict[str, Any], environment: list[str], operation: str,
+              decoded: list[Any], keywords: dict[str, Any]) -> Any:  # fmt: skip
+        """The backend's part of :meth:`run` (in its environment); fills *reply* and
+        *environment*; the result's array (None: no ``to_numpy``) and Tensor, or None."""
+        backend = self.backend
         reply["allocations_before"] = self._allocations()
         natives: list[Any] = []
         positions: list[int] = []
         before: list[Any] = []
         seen: list[tuple[str, str, bool, str]] = []
         caller = threading.get_ident()
+        result: Any = None
 
         def show(message: Any, category: type, *rest: Any, **more: Any) -> None:
             here = threading.current_thread()
@@ -189,9 +238,9 @@ class Host:
             warnings.simplefilter("always")
             warnings.showwarning = show
             try:
-                for position, value in enumerate(args):
-                    if isinstance(value, tuple) and len(value) == 2 and value[0] == "tensor":
-                        natives.append(backend.from_tensor(tensor_of_bits(*value[1])))
+                for position, value in enumerate(decoded):
+                    if isinstance(value, Tensor):
+                        natives.append(backend.from_tensor(value))
                         positions.append(position)
                     else:
                         natives.append(value)
@@ -211,7 +260,11 @@ class Host:
                     reply["native_type"] = type(native).__name__
                 else:
                     reply["stage"] = "done"
-                    self._read_result(reply, backend, native, tensor)
+                    if isinstance(tensor, Tensor):
+                        result = (_to_array(backend, native), tensor)
+                    else:
+                        reply["stage"] = "not_tensor"
+                        reply["not_tensor"] = repr(tensor)[:200]
                 finally:
                     self._leave_if_forked()
         reply["allocations_after"] = self._allocations()
@@ -222,19 +275,26 @@ class Host:
             p for p, b in zip(positions, before)
             if b is not None and _snapshot(backend, natives[p]) != b
         ]  # fmt: skip
+        earlier: list[str] = []  # the classes of the previous call's result and this call
         if self.previous is not None:
-            earlier, snapshot = self.previous
-            if snapshot is not None and _snapshot(backend, earlier) != snapshot:
-                environment.append("result-changed-after-return")
+            previous, snapshot = self.previous
+            now = _snapshot(backend, previous)
+            if snapshot is not None and now != snapshot:
+                earlier.append("result-changed-after-return")
+                reply["earlier_now"] = _snapshot_wire(now)
         if reply["stage"] == "done":
-            environment += self._aliasing(backend, native, [natives[p] for p in positions])
+            aliasing = self._aliasing(backend, native, [natives[p] for p in positions])
+            environment += [c for c in aliasing if c != "result-aliases-earlier-result"]
+            earlier += [c for c in aliasing if c == "result-aliases-earlier-result"]
             self.previous = (native, _snapshot(backend, native))
-        reply["environment"] = self._environment_after(environment)
-        return reply
+        if earlier:
+            reply["earlier"] = earlier
+        return result
 
     # -- the exhaustive sweep -----------------------------------------------------
 
-    def sweep(self, operation: str, name: str, dtype: str, count: int) -> dict[str, Any]:
+    def sweep(self, operation: str, name: str, dtype: str, count: int,
+              start: int | None = None) -> dict[str, Any]:  # fmt: skip
         """One chunk of the exhaustive sweep: *count* inputs of *dtype* (``<f4``, ``<i4``)
         in the inputs half of the judge's segment *name*; the result's raw bytes go to
         its outputs half (``("segment", dtype, shape)``) or, when they do not fit, into
@@ -242,25 +302,52 @@ class Host:
         backend's exception (``raised``) and the environment findings around the call.
         Warnings are not judged by the sweep: they are ignored."""
         segment = self._segment(name)
-        # the inputs half as it is: the judge never reads it back (its patterns are its
-        # own) and writes it again only after this reply, so a backend that writes into
-        # its input or keeps it changes nothing judged
-        inputs = segment.view(dtype, count, output=False)
+        if start is not None:  # the bit patterns start, start + 1, ...: made here
+            inputs = self._patterns(start, count).view(dtype)
+        else:
+            # the inputs half as it is: the judge never reads it back (its patterns are
+            # its own) and writes it again only after this reply, so a backend that
+            # writes into its input or keeps it changes nothing judged
+            inputs = segment.view(dtype, count, output=False)
         reply: dict[str, Any] = {}
-        environment = self._environment_before()
-        try:
-            began = time.perf_counter()
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                result = sweep_call(self.backend, operation, inputs)
-            reply["seconds"] = time.perf_counter() - began
-            reply["result"] = _place(segment, result)
-        except BaseException as error:  # judged by the judge
-            reply["raised"] = raised_error(error)
-        finally:
-            self._leave_if_forked()
+        environment = list(self.sticky)
+        result: np.ndarray | None = None
+        began = time.perf_counter()
+        environment += self.left  # what is installed now: the probe after the last call
+        with self.environment.backend():
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    result = sweep_call(self.backend, operation, inputs)
+            except BaseException as error:  # judged by the judge
+                reply["raised"] = raised_error(error)
+            finally:
+                self._leave_if_forked()
+            self.left = fpenv.deviations(fpenv.probe())
+        environment += self.left
+        reply["seconds"] = time.perf_counter() - began
+        if result is not None:
+            try:
+                reply["result"] = _place(segment, result)
+            except BaseException as error:  # an array the judge cannot read
+                reply["raised"] = raised_error(error)
         reply["environment"] = self._environment_after(environment)
         return reply
+
+    def _patterns(self, start: int, count: int) -> np.ndarray:
+        """The *count* uint32 bit patterns from *start* on, in a buffer of this process
+        (the judge sends the range, not 4 MiB a chunk; the backend reads them from its
+        own core's cache).  A fresh buffer when the backend kept the last one (its
+        result is, or views, its input): what it holds is not overwritten."""
+        buffer = getattr(self, "_inputs", None)
+        if buffer is None or buffer.size < count or sys.getrefcount(buffer) > 3:
+            buffer = self._inputs = np.empty(max(count, 1), dtype=np.uint32)
+        base = getattr(self, "_base", None)
+        if base is None or base.size < count:
+            base = self._base = np.arange(max(count, 1), dtype=np.uint32)
+        patterns = buffer[:count]
+        np.add(base[:count], np.uint32(start), out=patterns)  # no wrap: start + count <= 2**32
+        return patterns
 
     def _segment(self, name: str) -> Segment:
         """The judge's segment *name*, attached once (a few are kept: the judge alternates)."""
@@ -272,19 +359,6 @@ class Host:
                 self.segments.clear()
             segment = self.segments[name] = Segment.attach(name)
         return segment
-
-    def _read_result(self, reply: dict[str, Any], backend: Any, native: Any, tensor: Any) -> None:
-        if not isinstance(tensor, Tensor):
-            reply["stage"] = "not_tensor"
-            reply["not_tensor"] = repr(tensor)[:200]
-            return
-        wire = None
-        array = _to_array(backend, native)
-        if array is not None:  # the exact bits, no float conversion
-            wire = encode_array(array)
-            if wire is not None and (wire[0], tuple(wire[1])) != (tensor.dtype.name, tensor.shape):
-                wire = None
-        reply["result"] = wire if wire is not None else encode_tensor(tensor)
 
     def _aliasing(self, backend: Any, native: Any, inputs: list[Any]) -> list[str]:
         result = _to_array(backend, native)
@@ -300,6 +374,28 @@ class Host:
             if earlier is not None and earlier.size and np.shares_memory(result, earlier):
                 found.append("result-aliases-earlier-result")
         return found
+
+
+def _snapshot_wire(snapshot: Any) -> Any:
+    """A :func:`_snapshot` as a wire tensor (None when it is none: an unreadable result,
+    or an array of a dtype the wire does not carry)."""
+    if snapshot is None or len(snapshot) != 3 or not isinstance(snapshot[0], str):
+        return None
+    kind, shape, raw = snapshot
+    if kind in ("Float32", "Int32", "Bool"):  # read through to_tensor: a wire tensor
+        return snapshot
+    names = {"<f4": "Float32", "<i4": "Int32", "|b1": "Bool"}
+    return (names[kind], tuple(shape), raw) if kind in names else None
+
+
+def _result_wire(array: np.ndarray | None, tensor: Tensor) -> Any:
+    """The result's bits: the backend's ``to_numpy`` array when it has one that agrees
+    with its Tensor in dtype and shape (no float conversion at all), else the Tensor's
+    (read with integer operations only: :func:`conformance.host.wire.encode_tensor`)."""
+    wire = encode_array(array) if array is not None else None
+    if wire is not None and (wire[0], tuple(wire[1])) != (tensor.dtype.name, tensor.shape):
+        wire = None
+    return wire if wire is not None else encode_tensor(tensor)
 
 
 #: the numpy dtype of each dtype name of the wire (raw bits: never a float conversion)

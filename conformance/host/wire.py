@@ -3,13 +3,11 @@
 A Tensor crosses as ``(dtype name, shape, bytes)``: Float32 as the uint32
 patterns, Int32 as two's complement uint32, Bool as one byte 0/1.  Decoding a
 Float32 pattern into the float a :class:`oracle.Tensor` holds, and encoding one
-back, is done with integer operations only (:func:`float32_bits_to_doubles`,
-:func:`doubles_to_float32_bits`): the host may run with flush-to-zero,
+back, is done with integer operations only (:func:`oracle.tensor.float32_values`,
+:func:`oracle.tensor.float32_bits`): the host may run with flush-to-zero,
 denormals-are-zero or a directed rounding mode, under which ``float32 ->
 float64`` conversions (``tolist()``, ``struct``) or arithmetic decoders read a
-subnormal back as zero.  The only floating-point operation used is the product
-of an integer of at most 23 bits by ``2**-149``, whose operands and result are
-normal doubles (exact under any rounding mode, untouched by FTZ/DAZ).
+subnormal back as zero.  No floating-point instruction runs on the way.
 
 Exceptions cross as :class:`RaisedError` (the class's module and name, its
 chain of base classes, the message); the judge rebuilds an exception whose
@@ -23,22 +21,18 @@ from __future__ import annotations
 
 import builtins
 import importlib
-import struct
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from oracle import DType, Tensor
-from oracle.binary32 import SignallingNaN
 
 __all__ = [
     "RaisedError",
     "WireTensor",
     "decode_tensor",
-    "doubles_to_float32_bits",
     "encode_tensor",
-    "float32_bits_to_doubles",
     "raised_error",
     "rebuild_exception",
     "tensor_of_bits",
@@ -48,101 +42,44 @@ __all__ = [
 WireTensor = tuple[str, tuple[int, ...], bytes]
 
 _DTYPES = {"Float32": DType.Float32, "Int32": DType.Int32, "Bool": DType.Bool}
-_TINY = struct.unpack("<d", struct.pack("<Q", (1023 - 149) << 52))[0]  # 2**-149, built bitwise
-
-
-def float32_bits_to_doubles(bits: np.ndarray) -> np.ndarray:
-    """The float64 values of binary32 patterns (uint32), computed with integers only.
-
-    NaNs keep sign and payload (the quiet bit included) in the top fraction bits,
-    so :func:`doubles_to_float32_bits` gives the same patterns back.
-    """
-    b = bits.astype(np.uint64)
-    sign = (b >> np.uint64(31)) << np.uint64(63)
-    exponent = (b >> np.uint64(23)) & np.uint64(0xFF)
-    fraction = b & np.uint64(0x7FFFFF)
-    normal = (exponent + np.uint64(1023 - 127)) << np.uint64(52) | fraction << np.uint64(29)
-    special = np.uint64(0x7FF) << np.uint64(52) | fraction << np.uint64(29)
-    out = np.where(exponent == np.uint64(0xFF), special, normal)
-    out = np.where(exponent == 0, np.uint64(0), out) | sign
-    doubles = out.view(np.float64)
-    subnormal = (exponent == 0) & (fraction != 0)
-    if subnormal.any():  # m * 2**-149: an exact product of normal doubles
-        magnitude = fraction[subnormal].astype(np.float64) * _TINY
-        doubles = doubles.copy()
-        doubles[subnormal] = np.where(sign[subnormal] != 0, -magnitude, magnitude)
-    return doubles
-
-
-def doubles_to_float32_bits(values: np.ndarray) -> np.ndarray:
-    """The binary32 patterns (uint32) of float64 values that are binary32 values,
-    computed with integers only (NaN payloads keep their top 23 fraction bits)."""
-    d = np.ascontiguousarray(values, dtype=np.float64).view(np.uint64)
-    sign = ((d >> np.uint64(63)) << np.uint64(31)).astype(np.uint64)
-    exponent = ((d >> np.uint64(52)) & np.uint64(0x7FF)).astype(np.int64)
-    fraction = d & np.uint64((1 << 52) - 1)
-    unbiased = exponent - 1023
-    normal = (np.clip(unbiased + 127, 0, 255).astype(np.uint64) << np.uint64(23)) | (
-        fraction >> np.uint64(29)
-    )
-    shift = np.clip(52 - (unbiased + 149), 0, 63).astype(np.uint64)
-    subnormal = (fraction | np.uint64(1 << 52)) >> shift
-    out = np.where(unbiased >= -126, normal, subnormal)
-    out = np.where(exponent == 0x7FF, np.uint64(0xFF << 23) | (fraction >> np.uint64(29)), out)
-    out = np.where(exponent == 0, np.uint64(0), out)
-    return (out | sign).astype(np.uint32)
+_STORAGE = {"Float32": np.dtype("<u4"), "Int32": np.dtype("<i4"), "Bool": np.dtype("|u1")}
 
 
 def tensor_of_bits(dtype_name: str, shape: tuple[int, ...], raw: bytes) -> Tensor:
     """The Tensor of raw little-endian element bits (no float conversion; signalling
-    NaN patterns become :class:`oracle.binary32.SignallingNaN`)."""
-    dtype = _DTYPES[dtype_name]
-    if dtype is DType.Float32:
-        bits = np.frombuffer(raw, dtype="<u4")
-        values: list[Any] = float32_bits_to_doubles(bits).tolist()
-        quiet = bits & np.uint32(0x7FC00000)
-        signalling = np.flatnonzero((quiet == np.uint32(0x7F800000)) & ((bits & 0x3FFFFF) != 0))
-        for flat in signalling.tolist():
-            values[flat] = SignallingNaN(int(bits[flat]))
-    elif dtype is DType.Int32:
-        values = np.frombuffer(raw, dtype="<i4").tolist()
-    else:
-        values = [bool(v) for v in np.frombuffer(raw, dtype=np.uint8).tolist()]
-    tensor = object.__new__(Tensor)  # every value is valid by construction
-    object.__setattr__(tensor, "dtype", dtype)
-    object.__setattr__(tensor, "shape", tuple(int(n) for n in shape))
-    object.__setattr__(tensor, "values", tuple(values))
-    return tensor
+    NaN patterns become :class:`oracle.binary32.SignallingNaN`).  Built by
+    :meth:`oracle.Tensor.from_numpy`, which decodes with integer operations only."""
+    storage = _STORAGE[dtype_name]
+    array = np.frombuffer(raw, dtype=storage).reshape(tuple(int(n) for n in shape))
+    if dtype_name == "Float32":
+        return Tensor.from_numpy(array.view(np.float32))
+    if dtype_name == "Int32":
+        return Tensor.from_numpy(array.astype(np.int32))
+    return Tensor.from_numpy(array.astype(np.bool_))
 
 
 def encode_tensor(tensor: Tensor) -> WireTensor:
-    """*tensor* as raw bits (the inverse of :func:`decode_tensor`)."""
-    name = tensor.dtype.name
-    if tensor.dtype is DType.Float32:
-        signalling = {
-            i: v.bits for i, v in enumerate(tensor.values) if isinstance(v, SignallingNaN)
-        }
-        bits = doubles_to_float32_bits(np.array(tensor.values, dtype=np.float64))
-        for index, pattern in signalling.items():
-            bits[index] = pattern
-        raw = bits.astype("<u4").tobytes()
-    elif tensor.dtype is DType.Int32:
-        raw = np.array(tensor.values, dtype="<i4").tobytes()
+    """*tensor* as raw bits (the inverse of :func:`decode_tensor`), read with integer
+    operations only (:meth:`oracle.Tensor.to_numpy`)."""
+    array = tensor.to_numpy()
+    if tensor.dtype is DType.Bool:
+        raw = array.view(np.uint8).tobytes()
     else:
-        raw = np.array(tensor.values, dtype=np.uint8).tobytes()
-    return (name, tuple(tensor.shape), raw)
+        raw = array.view(_STORAGE[tensor.dtype.name]).tobytes()
+    return (tensor.dtype.name, tuple(tensor.shape), raw)
 
 
 def encode_array(array: np.ndarray) -> WireTensor | None:
-    """A float32 / int32 / bool numpy array as raw bits, by reinterpretation only
-    (None for any other dtype)."""
-    array = np.ascontiguousarray(array)
-    if array.dtype == np.float32:
-        return ("Float32", array.shape, array.view("<u4").tobytes())
-    if array.dtype == np.int32:
-        return ("Int32", array.shape, array.astype("<i4").tobytes())
-    if array.dtype == np.bool_:
-        return ("Bool", array.shape, array.view(np.uint8).tobytes())
+    """A float32 / int32 / bool numpy array of any rank (0 included) as raw bits, by
+    reinterpretation only (None for any other dtype)."""
+    shape = tuple(int(n) for n in np.shape(array))
+    flat = np.ascontiguousarray(array).reshape(-1)
+    if flat.dtype == np.float32:
+        return ("Float32", shape, flat.view("<u4").tobytes())
+    if flat.dtype == np.int32:
+        return ("Int32", shape, flat.astype("<i4").tobytes())
+    if flat.dtype == np.bool_:
+        return ("Bool", shape, flat.view(np.uint8).tobytes())
     return None
 
 

@@ -39,6 +39,7 @@ from conformance.judge.runner import (
     expectation_of,
     run_call,
 )
+from conformance.judge.stateful import record_earlier
 from conformance.model.calls import Call
 from conformance.model.capabilities import features_of
 from conformance.model.sanitize import terminal_text
@@ -225,11 +226,13 @@ class Checker:
         if self.inflight is not None:
             self.inflight(self.test, call)
         try:
-            return run_call(self.backend, call, self.ulp_budget, timeout=self.timeout,
-                            expectation=expectation)  # fmt: skip
+            outcome = run_call(self.backend, call, self.ulp_budget, timeout=self.timeout,
+                               expectation=expectation)  # fmt: skip
         finally:
             if self.inflight is not None:
                 self.inflight(self.test, None)
+        record_earlier(self, host_findings)  # a pair's classes (conformance.judge.stateful)
+        return outcome
 
     def _record_coverage(self, call: Call, outcome: Outcome) -> None:
         """Count the input classes of *call* and the result classes of its expected value."""
@@ -493,6 +496,7 @@ class Checker:
     def raise_findings(self) -> None:
         """:class:`NonConformance` with the first class's example and one line per
         other class, when any class was recorded."""
+        record_earlier(self, host_findings)
         self.name_refusals()
         if not self.classes:
             return

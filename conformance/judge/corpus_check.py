@@ -307,7 +307,7 @@ def _execute_hosted_chunk(checker: Checker, chunk: Call) -> Executed:
         checker.inflight(checker.test, chunk)
     try:
         reply = checker.backend.run(checker.plan.operation, wire_arguments(chunk.args), {},
-                                    checker.timeout)  # fmt: skip
+                                    checker.timeout, tag=chunk)  # fmt: skip
     except HostTimeout as error:
         raise CallTimeout(str(error)) from None
     finally:

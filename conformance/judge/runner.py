@@ -507,7 +507,8 @@ def _run_hosted(host: BackendHost, call: Call, ulp_budget: int, timeout: float |
                 expectation: Expectation) -> Outcome:  # fmt: skip
     """:func:`run_call` with the backend in its host process."""
     try:
-        reply = host.run(call.operation, wire_arguments(call.args), _keywords(call), timeout)
+        reply = host.run(call.operation, wire_arguments(call.args), _keywords(call), timeout,
+                         tag=(call, expectation))  # fmt: skip
     except HostTimeout as error:
         verdict = Verdict(False, f"{call.operation}: the backend's call timed out: {error}")
         return Outcome(call, expectation, verdict, raised=CallTimeout(str(error)),
