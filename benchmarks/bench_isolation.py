@@ -2,8 +2,8 @@
 backends, before (a checkout without the host) and after (this one), in one session.
 
 Runs ``plancheck run --backend cpu --backend generic --profile ci --workers auto``
-alternately from the *before* sources (``--before``, default /work/main) and this
-checkout, from one temporary directory (one warm-up run first, so both read the
+alternately from the *before* sources (``--before``, a checkout of the commit to
+compare with) and this checkout, from one temporary directory (one warm-up run first, so both read the
 corpus' oracle cache), ``--rounds`` times each, and records the wall times, their
 medians and the ratio after/before.  It also times one 0-d ``neg`` call through
 :class:`conformance.host.client.BackendHost` against the same call in-process
@@ -11,7 +11,7 @@ medians and the ratio after/before.  It also times one 0-d ``neg`` call through
 price of the crossing.  The machine is shared: the load average is recorded, and
 only the ratio measured side by side means much.
 
-    python benchmarks/bench_isolation.py [--before /work/main] [--rounds 2]
+    python benchmarks/bench_isolation.py --before DIR [--rounds 2]
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def per_call(repeat: int = 2000) -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--before", type=Path, default=Path("/work/main"))
+    parser.add_argument("--before", type=Path, required=True)
     parser.add_argument("--rounds", type=int, default=2)
     arguments = parser.parse_args()
     load_before = common.load_average()

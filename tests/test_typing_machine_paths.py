@@ -23,14 +23,7 @@ MACHINE_PATH = re.compile(rb"(?<![\w./~-])/(?:work|root|home/[a-z_][\w.-]*)/")
 
 #: files still naming such a path when this test came (issue 32, phase 1): their owners
 #: were editing them; phase 2 fixes each and removes it from this list, which only shrinks
-PENDING = {
-    "benchmarks/bench_isolation.py",  # the default of --before
-    "benchmarks/results/isolation.json",
-    "benchmarks/results/isolation.md",
-    "docs/backends/jax.json",  # JAX's messages quote the survey machine's source paths
-    "docs/semantics/elementwise.md",  # cites the specification by its path
-    "docs/semantics/structured.md",
-}
+PENDING: set[str] = set()  # every file once listed here was made relative
 
 
 def _tracked_files() -> list[str]:

@@ -122,7 +122,20 @@ def _blas_pools() -> Any:
         threadpoolctl = importlib.import_module("threadpoolctl")
     except ImportError:
         return {"unavailable": "threadpoolctl is not installed: BLAS/OpenMP pools not read"}
-    return _safe(threadpoolctl.threadpool_info)
+    return _safe(lambda: [_without_machine_path(pool) for pool in threadpoolctl.threadpool_info()])
+
+
+def _without_machine_path(pool: Mapping[str, Any]) -> dict[str, Any]:
+    """A threadpoolctl pool record whose library ``filepath`` is cut to the part below
+    ``site-packages`` (``numpy.libs/libscipy_openblas64_.so``: which package's build
+    ran); a system library keeps its path (``/usr/lib/...``).  Where one machine
+    installed the package is not evidence, and a report must not name its folders."""
+    record = dict(pool)
+    path = str(pool.get("filepath") or "").replace(chr(92), "/")
+    for marker in ("/site-packages/", "/dist-packages/"):
+        if marker in path:
+            record["filepath"] = path.split(marker, 1)[1]
+    return record
 
 
 def _environment() -> dict[str, str]:
