@@ -2,14 +2,14 @@
 backends, before (a checkout without the host) and after (this one), in one session.
 
 Runs ``plancheck run --backend cpu --backend generic --profile ci --workers auto``
-alternately from the *before* sources (``--before``, a checkout of the commit to
-compare with) and this checkout, from one temporary directory (one warm-up run
-first, so both read the corpus' oracle cache), ``--rounds`` times each, and
-records the wall times, their medians and the ratio after/before.  It also times one 0-d ``neg`` call through
+alternately from the *before* sources (``--before``, a checkout of the commit to compare
+with) and this checkout, from one temporary directory (one warm-up run first, so both
+read the corpus' oracle cache), ``--rounds`` times each, and records the wall times,
+their medians and the ratio after/before. It also times one 0-d ``neg`` call through
 :class:`conformance.host.client.BackendHost` against the same call in-process
-(:func:`conformance.judge.runner.run_call` on the backend object): the per-call
-price of the crossing.  The machine is shared: the load average is recorded, and
-only the ratio measured side by side means much.
+(:func:`conformance.judge.runner.run_call` on the backend object): the per-call price of
+the crossing. The machine is shared: the load average is recorded, and only the ratio
+measured side by side means much.
 
     python benchmarks/bench_isolation.py --before DIR [--rounds 2]
 """
