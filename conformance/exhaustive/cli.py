@@ -326,7 +326,7 @@ def _sequential(arguments, plans, count, indices, also, store: Store, bad: list[
     A plan another sweep is checking on the same state file (its claim is
     held) is put off, and then waited for: its shards are found recorded.
     """
-    deferred = []
+    deferred: list[str] = []
     for wait, todo in ((False, plans), (True, deferred)):
         for plan in list(todo):
             claim = store.claim(f"{arguments.backend}|{plan}", wait=False)
@@ -384,7 +384,7 @@ def _report(arguments, plans, count, indices, store: Store, interrupted: str | N
         verdict = (
             "NON-CONFORMING" if bad
             else "INCOMPLETE" if missing
-            else "CERTIFIED" if summary.complete
+            else "CERTIFIED" if summary is not None and summary.complete
             else "CONFORMS"
         )  # fmt: skip
         tally[verdict] += 1

@@ -118,6 +118,8 @@ class ShardResult:
 
 def describe_offender(plan: str, item: list[int | None]) -> str:
     pattern, expected, actual, ulp = item
+    if pattern is None or expected is None or actual is None:
+        raise TypeError(f"offender {item} of {plan}: only its ULP distance may be null")
     _, dtype = split_plan(plan)
     if dtype == "Int32":
         value = int(np.array([pattern], np.uint32).view(np.int32)[0])

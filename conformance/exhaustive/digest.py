@@ -80,7 +80,7 @@ _hash = digest_of  #: the identity's length-prefixed SHA-256, 16 hex digits
 
 
 def _project(module_name: str | None) -> bool:
-    return bool(module_name) and module_name.partition(".")[0] in PROJECT
+    return module_name is not None and module_name.partition(".")[0] in PROJECT
 
 
 def _operation_names() -> frozenset[str]:

@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from filelock import FileLock
 
 from conformance.exhaustive import sweep as X
 from conformance.exhaustive.cli import OPTIONS, SWEEP_OPTIONS, select, selection
@@ -168,7 +169,7 @@ class Controller:
         self.written = 0
         self.problems: list[str] = []
         self.store = Store(chosen.state)
-        self.claims = []
+        self.claims: list[FileLock] = []
         busy = []
         for plan in chosen.plans:
             claim = self.store.claim(f"{chosen.backend}|{plan}", wait=False)
@@ -198,6 +199,9 @@ class Controller:
             return
         for name, value in report.user_properties:
             if name != _PROPERTY:
+                continue
+            if not isinstance(value, str):
+                self.problems.append(f"{report.nodeid}: a {type(value).__name__}, not a record")
                 continue
             try:
                 self.store.append(json.loads(value))
