@@ -191,7 +191,7 @@ class Controller:
         config.stash[_RECORDED] = recorded
 
     @pytest.hookimpl(optionalhook=True)
-    def pytest_configure_node(self, node) -> None:
+    def pytest_configure_node(self, node: Any) -> None:  # xdist's WorkerController
         node.workerinput[_WORKER_KEY] = json.dumps(node.config.stash[_RECORDED])
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -213,7 +213,7 @@ class Controller:
         if self.problems and session.exitstatus == 0:
             session.exitstatus = 3
 
-    def pytest_terminal_summary(self, terminalreporter) -> None:
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.write_line(
             f"plancheck exhaustive: {self.written} shard records appended to {self.store.path}"
         )
