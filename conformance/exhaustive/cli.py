@@ -33,7 +33,8 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from types import FrameType
+from typing import Any, NoReturn, TextIO
 
 from rich.console import Console
 from rich.progress import (
@@ -215,7 +216,7 @@ def _writable(path: str | None, what: str) -> None:
         raise _Usage(f"{what} {path}: its directory does not exist or is not writable")
 
 
-def _prepare(arguments) -> tuple[list[str], int, list[int], list[str], Store]:
+def _prepare(arguments: argparse.Namespace) -> tuple[list[str], int, list[int], list[str], Store]:
     """Validate everything before any work; :class:`_Usage` on a usage error."""
     if arguments.table and arguments.certification:
         raise _Usage("--table and --certification are exclusive")
@@ -236,7 +237,7 @@ def _prepare(arguments) -> tuple[list[str], int, list[int], list[str], Store]:
     return plans, count, indices, also, store
 
 
-def main(arguments) -> int:
+def main(arguments: argparse.Namespace) -> int:
     """``plancheck exhaustive`` (the exit statuses are in the module docstring)."""
     try:
         plans, count, indices, also, store = _prepare(arguments)
@@ -265,7 +266,7 @@ def _owned_signals() -> Iterator[None]:
     """SIGINT and SIGTERM raise :class:`Interrupted`; a backend's own
     KeyboardInterrupt or SystemExit is then a finding about its call."""
 
-    def interrupt(number, frame):
+    def interrupt(number: int, frame: FrameType | None) -> NoReturn:
         raise X.Interrupted(signal.Signals(number).name)
 
     previous = {s: signal.signal(s, interrupt) for s in (signal.SIGINT, signal.SIGTERM)}
@@ -278,7 +279,14 @@ def _owned_signals() -> Iterator[None]:
             signal.signal(number, handler)
 
 
-def _sweep(arguments, plans, count, indices, also, store: Store) -> int:
+def _sweep(
+    arguments: argparse.Namespace,
+    plans: list[str],
+    count: int,
+    indices: list[int],
+    also: list[str],
+    store: Store,
+) -> int:
     began = time.perf_counter()
     interrupted: str | None = None
     bad_plans: list[str] = []  # found non-conforming in this run, whatever happens next
@@ -320,13 +328,21 @@ def _sweep(arguments, plans, count, indices, also, store: Store) -> int:
     return 0 if complete else 3
 
 
-def _sequential(arguments, plans, count, indices, also, store: Store, bad: list[str]) -> None:
+def _sequential(
+    arguments: argparse.Namespace,
+    plans: list[str],
+    count: int,
+    indices: list[int],
+    also: list[str],
+    store: Store,
+    bad: list[str],
+) -> None:
     """Run every selected shard in this process; the plans found non-conforming go to *bad*.
 
     A plan another sweep is checking on the same state file (its claim is
     held) is put off, and then waited for: its shards are found recorded.
     """
-    deferred = []
+    deferred: list[str] = []
     for wait, todo in ((False, plans), (True, deferred)):
         for plan in list(todo):
             claim = store.claim(f"{arguments.backend}|{plan}", wait=False)
@@ -343,7 +359,15 @@ def _sequential(arguments, plans, count, indices, also, store: Store, bad: list[
                 claim.release()
 
 
-def _run_plan(arguments, plan, count, indices, also, store: Store, bad: list[str]) -> None:
+def _run_plan(
+    arguments: argparse.Namespace,
+    plan: str,
+    count: int,
+    indices: list[int],
+    also: list[str],
+    store: Store,
+    bad: list[str],
+) -> None:
     total = sum(X.shard_range(i, count)[1] - X.shard_range(i, count)[0] for i in indices)
     with Progress(f"{arguments.backend} {plan}", total, enabled=not arguments.no_progress) as bar:
         for i in indices:
@@ -358,7 +382,15 @@ def _run_plan(arguments, plan, count, indices, also, store: Store, bad: list[str
                 break
 
 
-def _report(arguments, plans, count, indices, store: Store, interrupted: str | None, wall: float):
+def _report(
+    arguments: argparse.Namespace,
+    plans: list[str],
+    count: int,
+    indices: list[int],
+    store: Store,
+    interrupted: str | None,
+    wall: float,
+) -> tuple[bool, bool]:
     """Print the verdict of every selected plan from the records; (ok, complete).
 
     Two times are stated: the *wall* time of this run, and the *worker* time of the
@@ -384,7 +416,7 @@ def _report(arguments, plans, count, indices, store: Store, interrupted: str | N
         verdict = (
             "NON-CONFORMING" if bad
             else "INCOMPLETE" if missing
-            else "CERTIFIED" if summary.complete
+            else "CERTIFIED" if summary is not None and summary.complete
             else "CONFORMS"
         )  # fmt: skip
         tally[verdict] += 1
@@ -424,7 +456,7 @@ def _report(arguments, plans, count, indices, store: Store, interrupted: str | N
     return ok, complete and interrupted is None
 
 
-def _pytest(arguments, count: int, also: list[str]) -> int:
+def _pytest(arguments: argparse.Namespace, count: int, also: list[str]) -> int:
     """Run the selected shards as pytest items on ``--jobs`` xdist workers; pytest's status."""
     items = ITEMS  # shipped in the package: an installed plancheck has it too
     values = {
@@ -487,7 +519,9 @@ def _evidence(
     return summarise(current, backend), len(records) - len(valid), others
 
 
-def _absent_note(backend: str, absent: list[str], budget: int, others: dict[str, list[int]]):
+def _absent_note(
+    backend: str, absent: list[str], budget: int, others: dict[str, list[int]]
+) -> None:
     """Say which plans have no records under *budget*, and where records of them are."""
     if not absent:
         return
@@ -516,7 +550,9 @@ def _stale_note(backend: str, stale: int) -> None:
               "not counted", file=sys.stderr)  # fmt: skip
 
 
-def _certification(arguments, plans: list[str], also: list[str], store: Store) -> int:
+def _certification(
+    arguments: argparse.Namespace, plans: list[str], also: list[str], store: Store
+) -> int:
     summaries: dict[str, dict[str, PlanSummary]] = {}
     for name in [arguments.backend, *also]:
         found, stale, others = _evidence(store, name, arguments.ulp_budget)
@@ -563,7 +599,7 @@ def certification_table(
     return "\n".join(lines) + "\n"
 
 
-def _tables(arguments, plans: list[str], store: Store) -> int:
+def _tables(arguments: argparse.Namespace, plans: list[str], store: Store) -> int:
     found, stale, others = _evidence(store, arguments.backend, arguments.ulp_budget)
     _stale_note(arguments.backend, stale)
     summaries = [s for s in found if s.plan in plans]
@@ -617,7 +653,9 @@ class Progress:
     inputs just checked; ``enabled=False`` (``--no-progress``) prints nothing.
     Use it as a context manager, or call :meth:`close`, to stop the live bar."""
 
-    def __init__(self, label: str, total: int, stream=None, enabled: bool = True) -> None:
+    def __init__(
+        self, label: str, total: int, stream: TextIO | None = None, enabled: bool = True
+    ) -> None:
         self.label, self.total, self.done = terminal_line(label), total, 0
         self.stream = stream or sys.stderr
         self.enabled = enabled

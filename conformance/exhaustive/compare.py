@@ -118,6 +118,8 @@ class ShardResult:
 
 def describe_offender(plan: str, item: list[int | None]) -> str:
     pattern, expected, actual, ulp = item
+    if pattern is None or expected is None or actual is None:
+        raise TypeError(f"offender {item} of {plan}: only its ULP distance may be null")
     _, dtype = split_plan(plan)
     if dtype == "Int32":
         value = int(np.array([pattern], np.uint32).view(np.int32)[0])
@@ -212,7 +214,16 @@ def compare_chunk(
     _keep(result, patterns[wrong[bad]], e[bad], a[bad], ulps)
 
 
-def _measure(op, patterns, float_at, where, e, a, distance, result: ShardResult) -> None:
+def _measure(
+    op: str,
+    patterns: np.ndarray,
+    float_at: Callable[[np.ndarray], np.ndarray],
+    where: np.ndarray,
+    e: np.ndarray,
+    a: np.ndarray,
+    distance: np.ndarray,
+    result: ShardResult,
+) -> None:
     """The largest real error and integer distance of the results at chunk positions
     *where* (bits *e* expected, *a* actual, ordinal *distance*), into *result*."""
     x = float_at(where)
@@ -263,7 +274,13 @@ def count_mismatches(
     return int(e.size), int(distance.max()) if distance.size else 0
 
 
-def _keep(result: ShardResult, patterns, expected, actual, ulps) -> None:
+def _keep(
+    result: ShardResult,
+    patterns: np.ndarray,
+    expected: np.ndarray,
+    actual: np.ndarray,
+    ulps: list[int | None],
+) -> None:
     room = KEEP - len(result.offenders)
     for p, e, a, u in list(zip(patterns.tolist(), expected.tolist(), actual.tolist(), ulps))[
         : max(room, 0)

@@ -80,7 +80,7 @@ _hash = digest_of  #: the identity's length-prefixed SHA-256, 16 hex digits
 
 
 def _project(module_name: str | None) -> bool:
-    return bool(module_name) and module_name.partition(".")[0] in PROJECT
+    return module_name is not None and module_name.partition(".")[0] in PROJECT
 
 
 def _operation_names() -> frozenset[str]:
@@ -144,7 +144,7 @@ class _Normalise(ast.NodeTransformer):
     def __init__(self, decide: Callable[[ast.expr], bool | None]) -> None:
         self.decide = decide
 
-    def generic_visit(self, node):
+    def generic_visit(self, node: ast.AST) -> ast.AST:
         node = super().generic_visit(node)
         for name in ("body", "orelse", "finalbody"):
             block = getattr(node, name, None)
@@ -165,36 +165,36 @@ class _Normalise(ast.NodeTransformer):
             body = body[1:]
         return body
 
-    def visit_FunctionDef(self, node):
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.AST:
         node.body = self._body(node.body)
         node.returns = None
         node.decorator_list = [d for d in node.decorator_list]
         for arg in [*node.args.args, *node.args.posonlyargs, *node.args.kwonlyargs]:
             arg.annotation = None
-        for arg in (node.args.vararg, node.args.kwarg):
-            if arg is not None:
-                arg.annotation = None
+        for star in (node.args.vararg, node.args.kwarg):
+            if star is not None:
+                star.annotation = None
         return self.generic_visit(node)
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
-    def visit_ClassDef(self, node):
+    def visit_ClassDef(self, node: ast.ClassDef) -> ast.AST:
         node.body = self._body(node.body) or [ast.Pass()]
         return self.generic_visit(node)
 
-    def visit_AnnAssign(self, node):
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.AST:
         if node.value is None:  # a bare annotation (a dataclass field): keep the name
             return self.generic_visit(node)
         return self.generic_visit(ast.Assign(targets=[node.target], value=node.value))
 
-    def visit_If(self, node):
+    def visit_If(self, node: ast.If) -> ast.AST | list[ast.AST]:
         taken = self.decide(node.test)
         if taken is None:
             return self.generic_visit(node)
         kept = node.body if taken else node.orelse
         return [self.visit(s) for s in kept] or [ast.Pass()]
 
-    def visit_IfExp(self, node):
+    def visit_IfExp(self, node: ast.IfExp) -> ast.AST | None:
         taken = self.decide(node.test)
         if taken is None:
             return self.generic_visit(node)
@@ -255,7 +255,9 @@ def _rebound(node: ast.AST) -> set[str]:
     return stored & set(_BOUND)
 
 
-def _decider(namespace: dict[str, Any], node: ast.AST, binding: tuple[str, str] | None):
+def _decider(
+    namespace: dict[str, Any], node: ast.AST, binding: tuple[str, str] | None
+) -> Callable[[ast.expr], bool | None]:
     """A test -> True/False when the plan decides it, None otherwise."""
     values = dict(zip(_BOUND, binding)) if binding else {}
     free = set(values) - _rebound(node)
@@ -378,7 +380,7 @@ def _normalised(target: Any, binding: tuple[str, str] | None) -> tuple[list[str]
                 references.append(("write", n.func.value.id, False))
 
         class Modules(ast.NodeTransformer):
-            def visit_Name(self, node):
+            def visit_Name(self, node: ast.Name) -> ast.Name:
                 if isinstance(namespace.get(node.id), types.ModuleType):
                     return ast.Name(id="<module>", ctx=node.ctx)
                 return node

@@ -33,6 +33,7 @@ them on every range boundary).
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -68,7 +69,7 @@ def _bits(n: int) -> int:
     return to_bits(round_to_binary32(n))
 
 
-def _first(predicate, lo: int, hi: int) -> int:
+def _first(predicate: Callable[[int], bool], lo: int, hi: int) -> int:
     """The least k in [lo, hi] with predicate(k) (monotone False..True); hi + 1 if none."""
     while lo <= hi:
         middle = (lo + hi) // 2

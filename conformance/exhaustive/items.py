@@ -71,6 +71,6 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     )
 
 
-def test_shard_conforms(request, plan, shard):
+def test_shard_conforms(request: pytest.FixtureRequest, plan: str, shard: int) -> None:
     result = exhaustive_pytest.run_item(request, plan, shard)
     assert result.ok, result.describe()

@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from filelock import FileLock
 
 from conformance.exhaustive import sweep as X
 from conformance.exhaustive.cli import OPTIONS, SWEEP_OPTIONS, select, selection
@@ -168,7 +169,7 @@ class Controller:
         self.written = 0
         self.problems: list[str] = []
         self.store = Store(chosen.state)
-        self.claims = []
+        self.claims: list[FileLock] = []
         busy = []
         for plan in chosen.plans:
             claim = self.store.claim(f"{chosen.backend}|{plan}", wait=False)
@@ -190,7 +191,7 @@ class Controller:
         config.stash[_RECORDED] = recorded
 
     @pytest.hookimpl(optionalhook=True)
-    def pytest_configure_node(self, node) -> None:
+    def pytest_configure_node(self, node: Any) -> None:  # xdist's WorkerController
         node.workerinput[_WORKER_KEY] = json.dumps(node.config.stash[_RECORDED])
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -198,6 +199,9 @@ class Controller:
             return
         for name, value in report.user_properties:
             if name != _PROPERTY:
+                continue
+            if not isinstance(value, str):
+                self.problems.append(f"{report.nodeid}: a {type(value).__name__}, not a record")
                 continue
             try:
                 self.store.append(json.loads(value))
@@ -209,7 +213,7 @@ class Controller:
         if self.problems and session.exitstatus == 0:
             session.exitstatus = 3
 
-    def pytest_terminal_summary(self, terminalreporter) -> None:
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.write_line(
             f"plancheck exhaustive: {self.written} shard records appended to {self.store.path}"
         )

@@ -42,7 +42,7 @@ import stat
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy
 from filelock import FileLock, Timeout
@@ -280,9 +280,9 @@ class Store:
         except FileNotFoundError:
             return []
         if data and not data.endswith(b"\n"):
-            line = data.count(b"\n") + 1
+            last = data.count(b"\n") + 1
             raise StateError(
-                f"{self.path}:{line}: the last line is damaged (no line end: an interrupted "
+                f"{self.path}:{last}: the last line is damaged (no line end: an interrupted "
                 "write?); its shard has no verdict.  Remove that line or move the file aside."
             )
         records = []
@@ -339,6 +339,10 @@ class Store:
             finally:
                 os.close(fd)
 
+    @overload
+    def claim(self, key: str, *, wait: Literal[True]) -> FileLock: ...
+    @overload
+    def claim(self, key: str, *, wait: bool) -> FileLock | None: ...
     def claim(self, key: str, *, wait: bool) -> FileLock | None:
         """Hold the claim on shard *key*; None when another process holds it and not *wait*."""
         self._claims.mkdir(parents=True, exist_ok=True)

@@ -17,19 +17,40 @@ call and reports a change as a finding of the backend.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal, TypedDict
 
 import numpy as np
 
 __all__ = [
     "DEFAULT_NUMPY_ERRORS",
     "Environment",
+    "NumpyErrors",
     "deviations",
     "judge_environment_problem",
     "probe",
 ]
 
+#: what ``np.seterr`` accepts for one kind of error
+ErrorHandling = Literal["ignore", "warn", "raise", "call", "print", "log"]
+
+
+class NumpyErrors(TypedDict):
+    """numpy's error state, as ``np.geterr()`` returns it and ``np.seterr(**state)`` takes
+    it back."""
+
+    divide: ErrorHandling
+    over: ErrorHandling
+    under: ErrorHandling
+    invalid: ErrorHandling
+
+
 #: numpy's default error state (what ``np.seterr`` gives a fresh process)
-DEFAULT_NUMPY_ERRORS = {"divide": "warn", "over": "warn", "under": "ignore", "invalid": "warn"}
+DEFAULT_NUMPY_ERRORS: NumpyErrors = {
+    "divide": "warn",
+    "over": "warn",
+    "under": "ignore",
+    "invalid": "warn",
+}
 
 _SMALLEST_NORMAL = np.array([0x00800000], dtype=np.uint32).view(np.float32)
 _HALF = np.array([0x3F000000], dtype=np.uint32).view(np.float32)
@@ -51,7 +72,7 @@ class Environment:
 
 def probe() -> Environment:
     """The floating-point environment of the calling thread (a few microseconds)."""
-    numpy_errors = tuple(sorted(np.geterr().items()))
+    numpy_errors = tuple((kind, str(handling)) for kind, handling in sorted(np.geterr().items()))
     with np.errstate(all="ignore"):
         ftz = bool((_SMALLEST_NORMAL * _HALF)[0] == 0)
         daz = bool((_SMALLEST_SUBNORMAL * _TWO_TO_30)[0] == 0)

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from conformance.host.fpenv import DEFAULT_NUMPY_ERRORS
+from conformance.host.fpenv import DEFAULT_NUMPY_ERRORS, NumpyErrors
 
 __all__ = ["AVAILABLE", "Switch", "default_environment", "install_default"]
 
@@ -99,7 +99,7 @@ class Switch:
 
     def __init__(self) -> None:
         self._c: ctypes.Array[ctypes.c_char] | None = None
-        self._numpy: dict[str, str] = dict(DEFAULT_NUMPY_ERRORS)
+        self._numpy: NumpyErrors = DEFAULT_NUMPY_ERRORS.copy()
 
     def keep_current(self) -> None:
         """Save the environment installed now as the backend's (after its import) and

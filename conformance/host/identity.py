@@ -50,7 +50,7 @@ def _library_versions(module: Any) -> list[str]:
         if name.isidentifier() and type(value) is type(sys) and getattr(value, "__name__", ""):
             top = sys.modules.get(value.__name__.partition(".")[0])
             version = getattr(top, "__version__", None)
-            if isinstance(version, str):
+            if top is not None and isinstance(version, str):
                 seen[top.__name__] = version
     return [f"{name} {version}" for name, version in sorted(seen.items())]
 

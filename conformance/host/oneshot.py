@@ -9,6 +9,7 @@ leaves is named, as in ``plancheck run``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from conformance.host.client import BackendHost, HostCrashed, HostTimeout
@@ -61,26 +62,26 @@ def call_once(
             reply = host.run(operation, wire, keywords, timeout)
         except (HostCrashed, HostTimeout) as error:
             return HostedResult(host.name, host.version, failure=str(error))
-        common = {
-            "environment": tuple(reply.get("environment", ())),
-            "warnings": tuple(reply.get("warnings", ())),
-            "modified": tuple(reply.get("modified", ())),
-        }
+        hosted = partial(
+            HostedResult,
+            host.name,
+            host.version,
+            environment=tuple(reply.get("environment", ())),
+            warnings=tuple(reply.get("warnings", ())),
+            modified=tuple(reply.get("modified", ())),
+        )
         stage = reply["stage"]
         if stage == "execute":
-            raised = rebuild_exception(reply["raised"])
-            return HostedResult(host.name, host.version, raised=raised, **common)
+            return hosted(raised=rebuild_exception(reply["raised"]))
         if stage == "to_tensor":
-            error = rebuild_exception(reply["raised"])
+            refused = rebuild_exception(reply["raised"])
             failure = (
                 f"the backend returned {reply.get('native_type')}, which its to_tensor "
-                f"refused: {type(error).__name__}: {error}"
+                f"refused: {type(refused).__name__}: {refused}"
             )
-            return HostedResult(host.name, host.version, failure=failure, **common)
+            return hosted(failure=failure)
         if stage == "not_tensor":
-            failure = f"to_tensor returned {reply['not_tensor']}, not a Tensor"
-            return HostedResult(host.name, host.version, failure=failure, **common)
-        result = decode_tensor(reply["result"])
-        return HostedResult(host.name, host.version, result=result, **common)
+            return hosted(failure=f"to_tensor returned {reply['not_tensor']}, not a Tensor")
+        return hosted(result=decode_tensor(reply["result"]))
     finally:
         host.close()

@@ -24,6 +24,7 @@ import sys
 from multiprocessing import resource_tracker, shared_memory
 
 import numpy as np
+import numpy.typing as npt
 
 __all__ = ["SHM", "Segment"]
 
@@ -66,7 +67,7 @@ class Segment:
             resource_tracker.unregister(memory._name, "shared_memory")  # type: ignore[attr-defined]
         return cls(memory, owner=False)
 
-    def view(self, dtype: np.dtype | str, count: int, output: bool) -> np.ndarray:
+    def view(self, dtype: npt.DTypeLike, count: int, output: bool) -> np.ndarray:
         """The first *count* elements of *dtype* of one half (a view, no copy)."""
         dtype = np.dtype(dtype)
         if count * dtype.itemsize > self.half:

@@ -399,8 +399,16 @@ def _result_wire(array: np.ndarray | None, tensor: Tensor) -> Any:
 
 
 #: the numpy dtype of each dtype name of the wire (raw bits: never a float conversion)
-_WIRE_DTYPES = {"Float32": np.dtype("<u4"), "Int32": np.dtype("<i4"), "Bool": np.dtype("|u1")}
-_AS = {"Float32": np.dtype("<f4"), "Int32": np.dtype("<i4"), "Bool": np.dtype("|b1")}
+_WIRE_DTYPES: dict[str, np.dtype[Any]] = {
+    "Float32": np.dtype("<u4"),
+    "Int32": np.dtype("<i4"),
+    "Bool": np.dtype("|u1"),
+}
+_AS: dict[str, np.dtype[Any]] = {
+    "Float32": np.dtype("<f4"),
+    "Int32": np.dtype("<i4"),
+    "Bool": np.dtype("|b1"),
+}
 
 
 def sweep_call(backend: Any, operation: str, inputs: np.ndarray) -> np.ndarray:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import builtins
 import importlib
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -42,7 +42,11 @@ __all__ = [
 WireTensor = tuple[str, tuple[int, ...], bytes]
 
 _DTYPES = {"Float32": DType.Float32, "Int32": DType.Int32, "Bool": DType.Bool}
-_STORAGE = {"Float32": np.dtype("<u4"), "Int32": np.dtype("<i4"), "Bool": np.dtype("|u1")}
+_STORAGE: dict[str, np.dtype[Any]] = {
+    "Float32": np.dtype("<u4"),
+    "Int32": np.dtype("<i4"),
+    "Bool": np.dtype("|u1"),
+}
 
 
 def tensor_of_bits(dtype_name: str, shape: tuple[int, ...], raw: bytes) -> Tensor:
@@ -122,7 +126,7 @@ def raised_error(error: BaseException) -> RaisedError:
     )
 
 
-def _trusted_class(module: str, name: str) -> type | None:
+def _trusted_class(module: str, name: str) -> type[BaseException] | None:
     if not module.startswith(_TRUSTED_PREFIXES):
         return None
     try:
@@ -134,14 +138,14 @@ def _trusted_class(module: str, name: str) -> type | None:
     return found if isinstance(found, type) and issubclass(found, BaseException) else None
 
 
-_REBUILT: dict[tuple[str, str, type], type] = {}
+_REBUILT: dict[tuple[str, str, type], type[BaseException]] = {}
 
 
 def rebuild_exception(error: RaisedError) -> BaseException:
     """An exception standing for *error* in the judge: an instance of a class named
     like the backend's, derived from the nearest class of its MRO the judge can
     import from a trusted module (builtins, oracle, backends.errors, numpy)."""
-    base: type = Exception
+    base: type[BaseException] = Exception
     for module, name in error.bases:
         found = _trusted_class(module, name)
         if found is not None:
@@ -150,14 +154,19 @@ def rebuild_exception(error: RaisedError) -> BaseException:
     key = (error.module, error.name, base)
     kind = _REBUILT.get(key)
     if kind is None:
+        short = error.name.rpartition(".")[2]
+        made: type
         try:
-            kind = type(error.name.rpartition(".")[2], (base,), {
+            made = type(short, (base,), {
                 "__module__": error.module,
                 "__str__": lambda self: self.args[0] if self.args else "",
                 "__init__": lambda self, *args: BaseException.__init__(self, *args),
             })  # fmt: skip
         except TypeError:  # a base that cannot be subclassed
-            kind = type(error.name.rpartition(".")[2], (Exception,), {"__module__": error.module})
+            made = type(short, (Exception,), {"__module__": error.module})
+        # a class made by type() from a BaseException base is one (mypy types the
+        # three-argument type() as plain ``type``)
+        kind = cast("type[BaseException]", made)
         _REBUILT[key] = kind
     instance = kind.__new__(kind)
     BaseException.__init__(instance, error.message)
