@@ -480,12 +480,53 @@ class Checker:
         examples = [e["example"] for e in entries if e["example"] is not None]
         return (examples or self.failures)[:limit]
 
+    def known_as_refusal(self, entry: Mapping[str, Any]) -> str | None:
+        """The known deviation covering a ``raises-<type>`` *entry* under a name the run
+        may give it, or None.
+
+        This check names an unexpected exception after a feature only on its own
+        evidence (:meth:`name_refusals`); the run's grouping weighs every check of the
+        operation (:func:`conformance.findings.finding.group`) and may name the same
+        calls after a feature another check saw refused -- the name the report prints
+        and a known-deviations file written from it lists.  So the item does not fail
+        on a name the run will not use: the entry counts as known here when, for every
+        feature set its calls need, some feature this check did not see supported (the
+        run names a class only after a feature no check got a result for) is covered
+        by a known deviation (``OP@FEATURE``).  The run's verdict stays the run's: a
+        class the run names ``raises-<type>`` and no deviation covers fails it
+        (:meth:`~conformance.pytest_plugin.aggregation.Aggregation.new_classes_found`).
+        """
+        if self.known is None or not str(entry["class"]).startswith("raises-"):
+            return None
+        signatures = entry.get("by_features") or {}
+        if not signatures:
+            return None
+        _, supported = refusal_evidence(self._due, self._raised)
+        reasons = []
+        for features in signatures:
+            reason = None
+            for feature in sorted(set(features) - supported):
+                finding = Finding(entry["operation"], entry["plan"], entry["kind"], feature,
+                                  entry["rule"], raised=entry["raised"])  # fmt: skip
+                reason = self.known(finding)
+                if reason is not None:
+                    reasons.append(f"{reason} (as {entry['operation']}@{feature})")
+                    break
+            if reason is None:
+                return None
+        return "; ".join(dict.fromkeys(reasons))
+
     def new_classes(self) -> list[dict[str, Any]]:
         """The recorded classes no known deviation covers, of a judged authority (the
         others are differences that do not fail) -- and a hang, a crash or an unreadable
         result whatever ``--judge`` says (:func:`~conformance.findings.authority.fails_the_run`:
-        no result could be judged)."""
+        no result could be judged).  A ``raises-<type>`` class a known deviation covers
+        under a feature's name the run may give it (:meth:`known_as_refusal`) is not new
+        here: the item is an expected failure, the run decides."""
         self.name_refusals()
+        for entry in self.classes.values():
+            if entry["known"] is None:
+                entry["known"] = self.known_as_refusal(entry)
         return [
             entry
             for entry in self.classes.values()
