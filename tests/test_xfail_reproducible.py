@@ -14,6 +14,8 @@ could differ from the run's:
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -22,6 +24,8 @@ from conformance.findings.finding import Finding
 from conformance.judge.checker import Checker, NonConformance
 from conformance.model.calls import Call
 from oracle import DType, Tensor, resolvable_plans
+
+pytest_plugins = ["pytester"]
 
 SCATTER = next(p for p in resolvable_plans() if p.operation == "scatter")
 
@@ -102,3 +106,46 @@ def test_a_feature_this_check_saw_supported_does_not_cover_it():
     # listed under the feature the run can name it after, zero-size, it is known
     checker = _judged(_checker({"scatter@zero-size"}), RANK_0, EMPTY_RANK_0)
     assert checker.new_classes() == []
+
+
+CRASHES_ON_EMPTY = """
+import os
+import json
+
+import numpy as np
+from backends.cpu import CPUBackend, KERNELS
+
+
+def _neg(backend, plan, x):
+    if np.asarray(x).size == 0:
+        os._exit(17)
+    return KERNELS["neg"](backend, plan, x)
+
+
+class CrashesOnEmpty(CPUBackend):
+    name = "crashes-on-empty"
+    kernels = {**KERNELS, "neg": _neg}
+"""
+
+
+def test_a_known_crash_hides_no_call_behind_it(pytester):
+    """neg kills its process on a zero-size operand: the boundary calls after that one
+    are judged by a fresh host, the coverage is whole, and a run listing the crash
+    exits 0 -- as the library's measured run would have it."""
+    pytester.makepyfile(outside=CRASHES_ON_EMPTY)
+    pytester.makeini("[pytest]\n")
+    pytester.syspathinsert()
+    known = pytester.path / "known.txt"
+    known.write_text("neg@crash: the library dies on an empty tensor\n", encoding="utf-8")
+    report = pytester.path / "out.json"
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--plancheck-backend", "outside:CrashesOnEmpty",
+        "--plancheck-op", "neg", "--plancheck-xfail", str(known),
+        "--plancheck-report", str(report), timeout=240,
+    )  # fmt: skip
+    data = json.loads(report.read_text(encoding="utf-8"))
+    assert result.ret == 0, result.stdout.str()[-3000:]
+    assert data["coverage"]["outside:CrashesOnEmpty"]["complete"]
+    (crash,) = data["deviation_classes"]
+    assert (crash["class"], crash["known"] is not None) == ("crash", True)
+    assert crash["count"] >= 1

@@ -196,6 +196,9 @@ class Checker:
     skipped_result_hits: Counter = field(default_factory=Counter)
     #: (plan, class) -> the class record: kind, rule, count, size, example report
     classes: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+    #: the calls of a deterministic list that hung or crashed, the check going on after
+    #: each (``conformance.judge.checks``): the first is raised when the check ends
+    stopped: list[HungCall] = field(default_factory=list)
     _counting: bool = True
     _seen: set[Call] = field(default_factory=set)
     #: the counted calls a result was due for, and those of them that raised instead:
@@ -536,9 +539,13 @@ class Checker:
 
     def raise_findings(self) -> None:
         """:class:`NonConformance` with the first class's example and one line per
-        other class, when any class was recorded."""
+        other class, when any class was recorded -- or the first :class:`HungCall` of
+        :attr:`stopped` (a hang or a crash the check went on after): the item's status
+        is then the hang's or the crash's, as if the check had stopped there."""
         record_earlier(self, host_findings)
         self.name_refusals()
+        if self.stopped:
+            raise self.stopped[0]
         if not self.classes:
             return
         entries = sorted(self.classes.values(), key=lambda e: e["known"] is not None)
