@@ -4,7 +4,8 @@ A :class:`Checker` runs each call on the backend (:mod:`conformance.judge.runner
 classifies every disagreement into deviation classes (:mod:`conformance.findings`),
 records each class once with its count and smallest example, and raises at the end:
 :class:`NonConformance` (the backend is wrong), :class:`HungCall` (a call ran past
-the timeout: the check stops at once, no shrinking) or :class:`OracleFailed`
+the timeout or killed its process: a search stops at once, no shrinking; a deterministic
+list goes on and raises it at the end) or :class:`OracleFailed`
 (plancheck's own oracle failed).
 """
 
@@ -63,7 +64,9 @@ class NonConformance(AssertionError):
 
 
 class HungCall(BaseException):
-    """A backend call ran past the timeout: the check stops at once.
+    """A backend call ran past the timeout or killed its host: a hypothesis search stops
+    at once; a deterministic list of calls goes on with a fresh host and raises it at the
+    end (:attr:`Checker.stopped`, ``conformance.judge.checks``).
 
     A BaseException, so hypothesis does not shrink it (every retry of a hung
     call would hang again).
