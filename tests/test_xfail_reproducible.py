@@ -20,8 +20,10 @@ import numpy as np
 import pytest
 
 import backends
+from conformance.findings.failure import FailureReport
 from conformance.findings.finding import Finding
-from conformance.judge.checker import Checker, NonConformance
+from conformance.judge.checker import Checker, HungCall, NonConformance
+from conformance.judge.checks import MAX_STOPPED_CALLS, _judge_all
 from conformance.model.calls import Call
 from oracle import DType, Tensor, resolvable_plans
 
@@ -149,3 +151,39 @@ def test_a_known_crash_hides_no_call_behind_it(pytester):
     (crash,) = data["deviation_classes"]
     assert (crash["class"], crash["known"] is not None) == ("crash", True)
     assert crash["count"] >= 1
+
+
+class _Stub:
+    """What ``_judge_all`` asks of a checker: ``judge`` hangs on the calls named."""
+
+    def __init__(self, hanging):
+        self.hanging, self.judged, self.stopped, self.oracle_errors = set(hanging), [], [], []
+
+    def judge(self, call):
+        self.judged.append(call)
+        if call in self.hanging:
+            raise HungCall(FailureReport("stub", "neg", "plan", "timeout", f"call {call}"))
+        return []
+
+    def raise_findings(self):
+        if self.stopped:
+            raise self.stopped[0]
+
+
+def test_a_deterministic_list_goes_on_after_a_hang_and_raises_it_at_the_end():
+    # five hangs spread over thirty calls (paddle's Int32 pow): every call is judged
+    stub = _Stub({3, 6, 17, 18, 28})
+    with pytest.raises(HungCall, match="call 3"):
+        _judge_all(stub, range(30))
+    assert stub.judged == list(range(30)) and len(stub.stopped) == 5
+
+
+def test_a_list_stops_at_the_third_hang_in_a_row_or_the_eighth_in_all():
+    stub = _Stub(range(10, 30))  # every call from the tenth on hangs
+    with pytest.raises(HungCall, match="call 12"):
+        _judge_all(stub, range(30))
+    assert stub.judged == list(range(13))
+    stub = _Stub(range(0, 30, 2))  # every other call hangs
+    with pytest.raises(HungCall, match="call 14"):
+        _judge_all(stub, range(30))
+    assert len(stub.stopped) == MAX_STOPPED_CALLS == 8 and stub.judged == list(range(15))
