@@ -170,7 +170,9 @@ def run(
     """Run the report's *call* through the library's function for its operation.
 
     *repeat*: every 1-element tensor argument is repeated that many times (1: the call
-    exactly as printed)."""
+    exactly as printed).  An operation *calls* has no function for is a KeyError of the
+    module, raised here, never taken for the library's exception."""
+    function = calls[call["op"]]
     args = [decode(a) for a in call["args"]]
     if repeat > 1:
         args = [
@@ -180,7 +182,7 @@ def run(
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            result = calls[call["op"]](call.get("plan", ""), *args)
+            result = function(call.get("plan", ""), *args)
             value = to_numpy(result)
         except Exception as error:  # the library's own exception is the finding
             return Outcome(None, error, list(caught))
@@ -548,6 +550,28 @@ def reproductions(
     }
 
 
+def main(
+    reproductions: Mapping[str, Callable[[], Any]], not_alone: Mapping[str, str] | None = None
+) -> int:
+    """Run every reproduction of a module and print what each showed (a module's
+    ``python NAME_repro.py``); the classes of *not_alone* are listed with why.  Returns
+    the exit status: 0 when every reproduction showed its class, 1 otherwise."""
+    failed = 0
+    for key, reproduce in sorted(reproductions.items()):
+        try:
+            shown = reproduce()
+        except AssertionError as error:
+            failed += 1
+            print(f"{key}: NOT REPRODUCED: {error}")
+        else:
+            detail = str(shown).removeprefix(f"{key}: ") if shown else ""
+            print(f"{key}: reproduced{f' -- {detail}' if detail else ''}")
+    for key, why in sorted((not_alone or {}).items()):
+        print(f"{key}: not reproduced alone: {why}")
+    print(f"{len(reproductions) - failed} of {len(reproductions)} classes reproduced")
+    return 1 if failed else 0
+
+
 # ---------------------------------------------------------------------------
 # The array-namespace call table (numpy, jax.numpy): one table, the library's hooks
 # ---------------------------------------------------------------------------
@@ -587,15 +611,37 @@ _NAMESPACE_UNARY = {
 }
 
 
+#: the structured operations of :func:`namespace_calls` -> the hook each one calls
+_HOOK_OF = {
+    "conv_general": "conv",
+    "scatter": "scatter",
+    "scatter_add": "scatter_add",
+    "_sort_values": "sort",
+    "_sort_indices": "sort",
+    "_topk_values": "topk",
+    "_topk_indices": "topk",
+}
+
+
 def namespace_calls(
-    xp: Any, native: Callable[[np.ndarray], Any], hooks: Mapping[str, Callable[..., Any]]
+    xp: Any,
+    native: Callable[[np.ndarray], Any],
+    hooks: Mapping[str, Callable[..., Any]],
+    names: Mapping[str, str] | None = None,
 ) -> dict[str, Callable[..., Any]]:
     """The calls of an array namespace *xp* for every operation, as the array-namespace
     adapters make them: the plan's conversions (``Int32->Float32``: ``astype``), then
     one ``xp`` function.  *native* turns a numpy array into the library's; *hooks*
     supplies what the namespaces do differently (``erf``, the activations, ``conv``,
     ``scatter``, ``scatter_add``, ``sort``, ``topk``, ``matmul_float64``), each a
-    function of the converted arguments."""
+    function of the converted arguments, and optionally ``astype`` (``(array, dtype)
+    -> array``, for arrays without an ``astype`` method: the array API standard's
+    ``xp.astype``).  *names*: operation -> the ``xp`` function's name where it is not
+    numpy's (the standard's ``pow``, ``round``, ``cumulative_sum``).  An operation
+    whose hook or ``xp`` function the library lacks (the standard has no ``fmod``) has
+    no call: the table leaves it out rather than composing one."""
+    renamed = {**_NAMESPACE_BINARY, **_NAMESPACE_UNARY, "cumsum": "cumsum", **(names or {})}
+    astype = hooks.get("astype", lambda array, dtype: array.astype(dtype))
 
     def operands(plan: str, args: tuple[Any, ...]) -> list[Any]:
         kinds, out = operand_kinds(plan), []
@@ -621,7 +667,7 @@ def namespace_calls(
         if "exact_integer" in plan:
             return xp.sum(v, axis=axis, keepdims=keepdims, dtype=xp.int32)
         if float64_accumulator(plan):
-            return xp.sum(v, axis=axis, keepdims=keepdims, dtype=xp.float64).astype(xp.float32)
+            return astype(xp.sum(v, axis=axis, keepdims=keepdims, dtype=xp.float64), xp.float32)
         return xp.sum(v, axis=axis, keepdims=keepdims)
 
     def reduction(name: str) -> Callable[..., Any]:
@@ -631,9 +677,9 @@ def namespace_calls(
         return call
 
     def arg(name: str) -> Callable[..., Any]:
-        return lambda plan, x, axis=None: getattr(xp, name)(
-            *operands(plan, (x,)), axis=axis
-        ).astype(xp.int32)
+        return lambda plan, x, axis=None: astype(
+            getattr(xp, name)(*operands(plan, (x,)), axis=axis), xp.int32
+        )
 
     def matmul(plan: str, a: Any, b: Any) -> Any:
         x, y = operands(plan, (a, b))
@@ -653,8 +699,11 @@ def namespace_calls(
         return xp.clip(*operands(plan, (x, low, high)))
 
     calls: dict[str, Callable[..., Any]] = {
-        **{op: plain(getattr(xp, name)) for op, name in _NAMESPACE_BINARY.items()},
-        **{op: plain(getattr(xp, name)) for op, name in _NAMESPACE_UNARY.items()},
+        **{
+            op: plain(getattr(xp, renamed[op]))
+            for op in (*_NAMESPACE_BINARY, *_NAMESPACE_UNARY)
+            if hasattr(xp, renamed[op])
+        },
         **{
             op: plain(hooks[op])
             for op in (
@@ -668,6 +717,7 @@ def namespace_calls(
                 "erf",
                 "gelu",
             )
+            if op in hooks
         },
         "clamp": clamp,
         "select": plain(xp.where),
@@ -677,7 +727,9 @@ def namespace_calls(
         "reduce_min": reduction("min"),
         "argmax": arg("argmax"),
         "argmin": arg("argmin"),
-        "cumsum": lambda plan, x, axis: xp.cumsum(*operands(plan, (x,)), axis=axis),
+        "cumsum": lambda plan, x, axis: getattr(xp, renamed["cumsum"])(
+            *operands(plan, (x,)), axis=axis
+        ),
         "matmul": matmul,
         "conv_general": lambda plan, lhs, rhs, *rest: hooks["conv"](
             *operands(plan, (lhs, rhs)), *rest
@@ -698,7 +750,7 @@ def namespace_calls(
             *operands(plan, (x,)), k, axis, largest, False
         ),
     }
-    return calls
+    return {op: call for op, call in calls.items() if op not in _HOOK_OF or _HOOK_OF[op] in hooks}
 
 
 def spread_and_pad(x: np.ndarray, lhs_dilation: Any, padding: Any) -> np.ndarray:

@@ -141,6 +141,49 @@ def _topk(values: bool) -> Any:
     return call
 
 
+def _arg(function: Any) -> Any:
+    def call(plan: str, x: Any, axis: Any = None) -> torch.Tensor:
+        (v,) = _native(plan, (x,))
+        return function(v, dim=axis).to(torch.int32)
+
+    return call
+
+
+def _at(axis: Any, ndim: int) -> int | None:
+    """*axis* as a dimension in [0, ndim) when it is an int in range (else torch judges it)."""
+    return axis % ndim if isinstance(axis, int) and -ndim <= axis < ndim else None
+
+
+def _gather(plan: str, data: Any, indices: Any, axis: Any) -> torch.Tensor:
+    """``torch.index_select`` on the flattened indices, reshaped to numpy's ``take`` shape."""
+    d, i = _native(plan, (data, indices))
+    selected = torch.index_select(d, axis, i.reshape(-1))
+    at = _at(axis, d.ndim)
+    if at is None:
+        return selected
+    return selected.reshape((*d.shape[:at], *i.shape, *d.shape[at + 1 :]))
+
+
+def _scatter_add(plan: str, base: Any, indices: Any, updates: Any, axis: Any) -> torch.Tensor:
+    """``Tensor.index_add_`` on a clone, the index dimensions of the updates flattened."""
+    b, i, u = _native(plan, (base, indices, updates))
+    at = _at(axis, b.ndim)
+    if at is not None and i.ndim == 0:
+        u = u.unsqueeze(at)
+    elif at is not None and i.ndim > 1 and u.ndim >= at + i.ndim:
+        u = u.flatten(at, at + i.ndim - 1)
+    return b.clone().index_add_(axis, i.reshape(-1), u)
+
+
+def _sort(values: bool) -> Any:
+    def call(plan: str, x: Any, axis: Any = -1, descending: Any = False) -> torch.Tensor:
+        (v,) = _native(plan, (x,))
+        result = torch.sort(v, dim=axis, descending=descending, stable=True)
+        return result.values if values else result.indices.to(torch.int32)
+
+    return call
+
+
 #: operation -> the torch call for a plan and the decoded arguments
 CALLS: dict[str, Any] = {
     **{
@@ -149,6 +192,12 @@ CALLS: dict[str, Any] = {
             "add": torch.add,
             "sub": torch.sub,
             "mul": torch.mul,
+            "div": torch.div,
+            "eq": torch.eq,
+            "ne": torch.ne,
+            "lt": torch.lt,
+            "le": torch.le,
+            "select": torch.where,
             "elementwise_mul": torch.mul,
             "rem": torch.fmod,
             "pow": torch.pow,
@@ -178,10 +227,16 @@ CALLS: dict[str, Any] = {
     "reduce_prod": _reduce_prod,
     "reduce_max": _extreme(torch.amax),
     "reduce_min": _extreme(torch.amin),
+    "argmax": _arg(torch.argmax),
+    "argmin": _arg(torch.argmin),
+    "gather": _gather,
+    "scatter_add": _scatter_add,
     "cumsum": lambda plan, x, axis: torch.cumsum(*_native(plan, (x,)), dim=axis),
     "matmul": _matmul,
     "conv_general": _conv,
     "scatter": _scatter,
+    "_sort_values": _sort(values=True),
+    "_sort_indices": _sort(values=False),
     "_topk_values": _topk(values=True),
     "_topk_indices": _topk(values=False),
 }
