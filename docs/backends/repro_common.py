@@ -43,7 +43,10 @@ import functools
 import importlib.util
 import json
 import math
+import operator
 import re
+import subprocess
+import sys
 import warnings
 from collections.abc import Callable, Mapping
 from fractions import Fraction
@@ -52,7 +55,6 @@ from typing import Any
 
 import mpmath
 import numpy as np
-from numpy.lib.array_utils import normalize_axis_index
 
 HERE = Path(__file__).resolve().parent
 
@@ -63,6 +65,12 @@ _MIN_NORMAL_BITS = 0x00800000
 #: the repetition lengths tried for a case that conforms alone -- the judge's own ladder
 #: (``conformance.judge.corpus_check.BATCH_REPRO_LENGTHS``; a test keeps them equal)
 REPEAT_LENGTHS = (8, 16, 32, 64, 128, 256, 1024)
+
+
+class NoCall(Exception):
+    """A module's call table has no spelling for these arguments (e.g. mlx's sort has no
+    descending argument): raised by the module's call, never taken for the library's
+    exception -- :func:`run` lets it through."""
 
 
 class ConformsAlone(AssertionError):
@@ -184,6 +192,8 @@ def run(
         try:
             result = function(call.get("plan", ""), *args)
             value = to_numpy(result)
+        except NoCall:
+            raise
         except Exception as error:  # the library's own exception is the finding
             return Outcome(None, error, list(caught))
     return Outcome(value, None, list(caught))
@@ -504,12 +514,71 @@ def warns(key: str, report: str, calls: Mapping[str, Any], to_numpy: Any) -> Non
     assert any(flag.split()[0] in t for t in texts), f"{key}: no {flag} warning ({texts})"
 
 
+_CHILD = """
+import importlib.util, sys
+import numpy
+spec = importlib.util.spec_from_file_location("repro_child", sys.argv[1])
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+call = module.common.examples(module.REPORT)[sys.argv[2]]["call"]
+print("calling", flush=True)
+print(module.common.run(call, module.CALLS, numpy.asarray).describe(), flush=True)
+"""
+
+
+def _child(key: str, report: str) -> subprocess.Popen[str]:
+    """A Python process that loads the report's reproduction module
+    (``<report stem>_repro.py`` beside it) and runs the class's example through its
+    ``CALLS``; it prints "calling" just before the call, then what the call did."""
+    module = HERE / report.replace(".json", "_repro.py")
+    return subprocess.Popen(
+        [sys.executable, "-c", _CHILD, str(module), key],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+
+
+def crashes(key: str, report: str, calls: Mapping[str, Any], to_numpy: Any) -> str:
+    """The call kills its process (a signal, e.g. SIGABRT from C++), where the
+    specification requires a value or an exception: run in a child process."""
+    child = _child(key, report)
+    try:
+        output, _ = child.communicate(timeout=300)
+    finally:
+        child.kill()
+    assert child.returncode < 0, (
+        f"{key}: the process exited with status {child.returncode}: {output.split(chr(10))[1:2]}"
+    )
+    return f"{key}: the process was killed by signal {-child.returncode}"
+
+
+def hangs(key: str, report: str, calls: Mapping[str, Any], to_numpy: Any) -> str:
+    """The call does not return within the report's per-call timeout (``timeout_s`` of
+    its options; 10 s when it names none): run in a child process, killed after."""
+    options = json.loads((HERE / report).read_text()).get("options") or {}
+    seconds = float(options.get("timeout_s") or 10)
+    child = _child(key, report)
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "calling", f"{key}: the child did not start"
+        child.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        return f"{key}: no return within {seconds:g} s"
+    finally:
+        child.kill()
+        child.wait()
+    raise AssertionError(f"{key}: the call ended within {seconds:g} s")
+
+
 #: the cause of each class kind: the class spelling's head -> its check
 BY_KIND: dict[str, Callable[..., None]] = {
     "wrong-value": wrong_value,
     "missing-exception": no_exception,
     "wrong-exception": other_exception,
     "warning": warns,
+    "crash": crashes,
+    "hang": hangs,
 }
 
 
@@ -690,7 +759,8 @@ def namespace_calls(
     def indexed(name: str) -> Callable[..., Any]:
         def call(plan: str, base: Any, indices: Any, updates: Any, axis: Any) -> Any:
             b, i, u = operands(plan, (base, indices, updates))
-            where = (slice(None),) * normalize_axis_index(axis, b.ndim) + (i,)
+            xp.moveaxis(b, axis, 0)  # the library judges the axis first, as the adapters do
+            where = (slice(None),) * (operator.index(axis) % b.ndim) + (i,)
             return hooks[name](b, where, u)
 
         return call
