@@ -32,6 +32,15 @@ The checks, one per cause:
 * :func:`raises` -- the call raises where a value was required.
 * :func:`warns` -- the call warns (an IEEE flag as a warning) where the
   specification forbids it.
+* :func:`crashes` -- the call kills its process (a ``crash`` class), and
+  :func:`hangs` -- the call does not return (a ``hang`` class): both run the
+  example in a child Python process that loads the report's module
+  (``<report stem>_repro.py``) and calls it through its ``CALLS``.
+
+A module's call raises :class:`NoCall` for arguments its table has no spelling
+for (never taken for the library's exception); a class no call of the library
+alone shows is named in the module's ``NOT_ALONE`` with why and gets no
+reproduction.  :func:`main` is a module's ``python NAME_repro.py``.
 
 This module is loaded by path (:func:`load`) by its siblings, so it never
 needs to be on ``sys.path`` and imports nothing of plancheck.
