@@ -524,18 +524,19 @@ def warns(key: str, report: str, calls: Mapping[str, Any], to_numpy: Any) -> Non
 
 
 _CHILD = """
-import importlib.util, sys
+import importlib.util, pathlib, sys
 import numpy
 spec = importlib.util.spec_from_file_location("repro_child", sys.argv[1])
 module = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(module)
-call = module.common.examples(module.REPORT)[sys.argv[2]]["call"]
+report = str(pathlib.Path(sys.argv[1]).with_name(module.REPORT))
+call = module.common.examples(report)[sys.argv[2]]["call"]
 print("calling", flush=True)
 print(module.common.run(call, module.CALLS, numpy.asarray).describe(), flush=True)
 """
 
 
-def _child(key: str, report: str) -> subprocess.Popen[str]:
+def _child(key: str, report: str, stderr: int = subprocess.DEVNULL) -> subprocess.Popen[str]:
     """A Python process that loads the report's reproduction module
     (``<report stem>_repro.py`` beside it) and runs the class's example through its
     ``CALLS``; it prints "calling" just before the call, then what the call did."""
@@ -543,7 +544,7 @@ def _child(key: str, report: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-c", _CHILD, str(module), key],
         stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
+        stderr=stderr,
         text=True,
     )
 
@@ -551,14 +552,13 @@ def _child(key: str, report: str) -> subprocess.Popen[str]:
 def crashes(key: str, report: str, calls: Mapping[str, Any], to_numpy: Any) -> str:
     """The call kills its process (a signal, e.g. SIGABRT from C++), where the
     specification requires a value or an exception: run in a child process."""
-    child = _child(key, report)
+    child = _child(key, report, subprocess.PIPE)
     try:
-        output, _ = child.communicate(timeout=300)
+        output, errors = child.communicate(timeout=300)
     finally:
         child.kill()
-    assert child.returncode < 0, (
-        f"{key}: the process exited with status {child.returncode}: {output.split(chr(10))[1:2]}"
-    )
+    said = (output.splitlines()[1:] or errors.strip().splitlines()[-1:] or [""])[0]
+    assert child.returncode < 0, f"{key}: the process exited with status {child.returncode}: {said}"
     return f"{key}: the process was killed by signal {-child.returncode}"
 
 
