@@ -732,3 +732,95 @@ def formula_hooks(xp: Any) -> dict[str, Callable[..., Any]]:
         "relu": lambda x: xp.maximum(x, 0),
         "leaky_relu": lambda x: xp.where(x >= 0, x, x * slope),
     }
+
+
+# --- tensorflow / paddle (repro-a) ---
+#
+# Calls that kill the process or do not return (a ``crash`` or ``hang`` class) run in a
+# child Python process: the child loads the reproduction module by path and runs the
+# class's example through the module's own ``CALLS`` and ``_to_numpy``.
+
+import subprocess  # noqa: E402  (this block's own imports, kept with it)
+import sys  # noqa: E402
+
+
+def call_timeout(report: str) -> float:
+    """The seconds the report allowed a call (its ``options.timeout_s``; 10 if none)."""
+    options = json.loads((HERE / report).read_text()).get("options") or {}
+    return float(options.get("timeout_s") or 10.0)
+
+
+def _child(module_file: str, key: str) -> Any:
+    """A child Python running *key*'s example with the module at *module_file*: it prints
+    ``calling`` just before the call and ``returned ...`` after it."""
+    code = (
+        "import sys\n"
+        "from importlib.util import module_from_spec, spec_from_file_location\n"
+        "spec = spec_from_file_location('_repro_child', sys.argv[1])\n"
+        "m = module_from_spec(spec)\n"
+        "spec.loader.exec_module(m)\n"
+        "call = m.common.examples(m.REPORT)[sys.argv[2]]['call']\n"
+        "print('calling', flush=True)\n"
+        "print(m.common.run(call, m.CALLS, m._to_numpy).describe(), flush=True)\n"
+    )
+    return subprocess.Popen(
+        [sys.executable, "-c", code, module_file, key],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+
+
+def dies(module_file: str, key: str, report: str, calls: Any, to_numpy: Any) -> None:
+    """The call kills the process (a signal: the library aborts from native code)."""
+    child = _child(module_file, key)
+    try:
+        output, _ = child.communicate(timeout=300)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.communicate()
+        raise AssertionError(f"{key}: the call neither returned nor died in 300 s") from None
+    assert child.returncode < 0, (
+        f"{key}: the process lived ({' '.join(output.split())!r}, exit {child.returncode})"
+    )
+
+
+def hangs(module_file: str, key: str, report: str, calls: Any, to_numpy: Any) -> None:
+    """The call does not return within the report's timeout (:func:`call_timeout`)."""
+    seconds = call_timeout(report)
+    child = _child(module_file, key)
+    try:
+        assert child.stdout is not None
+        started = child.stdout.readline().strip()
+        assert started == "calling", f"{key}: the child did not reach the call ({started!r})"
+        child.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        return
+    finally:
+        child.kill()
+        output, _ = child.communicate()
+    raise AssertionError(f"{key}: the call ended within {seconds:g} s ({output.strip()!r})")
+
+
+def child_causes(module_file: str) -> dict[str, Callable[..., None]]:
+    """The checks of the ``crash`` and ``hang`` classes for the reproduction module at
+    *module_file* (pass ``__file__``), for :func:`reproductions`' *causes*."""
+    return {
+        "crash": functools.partial(dies, str(module_file)),
+        "hang": functools.partial(hangs, str(module_file)),
+    }
+
+
+def main(reproductions: Mapping[str, Callable[[], None]]) -> int:
+    """Run every reproduction, print one line each; 0 when all reproduce, else 1."""
+    failed = 0
+    for key, reproduce in sorted(reproductions.items()):
+        try:
+            shown = reproduce()
+        except AssertionError as error:
+            failed += 1
+            print(f"{key}: NOT REPRODUCED: {error}")
+        else:
+            print(f"{key}: {shown or 'reproduced'}")
+    print(f"{len(reproductions) - failed} of {len(reproductions)} classes reproduced")
+    return 1 if failed else 0
