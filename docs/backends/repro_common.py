@@ -812,7 +812,9 @@ def child_causes(module_file: str) -> dict[str, Callable[..., None]]:
 
 
 def main(reproductions: Mapping[str, Callable[[], None]]) -> int:
-    """Run every reproduction, print one line each; 0 when all reproduce, else 1."""
+    """Run every reproduction, print one line each (a reproduction that raises anything but
+    AssertionError is printed as an ERROR and counts as not reproduced); 0 when all
+    reproduce, else 1."""
     failed = 0
     for key, reproduce in sorted(reproductions.items()):
         try:
@@ -820,6 +822,9 @@ def main(reproductions: Mapping[str, Callable[[], None]]) -> int:
         except AssertionError as error:
             failed += 1
             print(f"{key}: NOT REPRODUCED: {error}")
+        except Exception as error:  # the reproduction itself broke: say so, run the rest
+            failed += 1
+            print(f"{key}: ERROR {type(error).__name__}: {error}")
         else:
             print(f"{key}: {shown or 'reproduced'}")
     print(f"{len(reproductions) - failed} of {len(reproductions)} classes reproduced")
