@@ -126,8 +126,8 @@ def failures(report: str) -> tuple[Mapping[str, Any], ...]:
 def decode(argument: Any) -> Any:
     """One argument of a report's call: a tensor as a numpy array (bit for bit), a
     ``{"float": hex}`` as float, a ``{"tuple": [...]}`` as tuple, a ``{"fraction":
-    [n, d]}`` as Fraction, a ``{"numpy": type, "value": v}`` as that numpy scalar;
-    everything else as it is."""
+    [n, d]}`` as Fraction, a ``{"numpy": type, "value": v}`` as that numpy scalar (a
+    ``{"numpy": "float32", "bits": hex}`` by its bits); everything else as it is."""
     if isinstance(argument, dict):
         if "tensor" in argument:
             dtype = _TENSOR_DTYPES[argument["tensor"]]
@@ -143,6 +143,8 @@ def decode(argument: Any) -> Any:
         if "fraction" in argument:
             return Fraction(*argument["fraction"])
         if "numpy" in argument:  # a numpy scalar, e.g. {"numpy": "int32", "value": -5}
+            if "bits" in argument:  # a numpy.float32 by its bits: {"numpy": "float32", "bits"}
+                return np.uint32(int(argument["bits"], 16)).view(np.float32)
             return getattr(np, argument["numpy"])(argument["value"])
     if isinstance(argument, list):
         return [decode(a) for a in argument]
@@ -641,6 +643,9 @@ def main(
         except AssertionError as error:
             failed += 1
             print(f"{key}: NOT REPRODUCED: {error}")
+        except Exception as error:  # the reproduction itself broke: say so, run the rest
+            failed += 1
+            print(f"{key}: ERROR {type(error).__name__}: {error}")
         else:
             detail = str(shown).removeprefix(f"{key}: ") if shown else ""
             print(f"{key}: reproduced{f' -- {detail}' if detail else ''}")

@@ -366,3 +366,6 @@ PUBLISHED: list[str] = [
 ]
 
 REPRODUCTIONS = common.reproductions(REPORT, PUBLISHED, CALLS, _to_numpy)
+
+if __name__ == "__main__":
+    raise SystemExit(common.main(REPRODUCTIONS))
