@@ -26,6 +26,7 @@ from backends.cpu.convert import round_rational, weak_to_float32
 from backends.cpu.elementwise import LEAKY_RELU_SLOPE
 from oracle import DType, Tensor, operation_execution_options
 from oracle.binary32 import binary32_context, round_mpfr
+from oracle.reference import rounded as reference_rounded
 
 # The backends are silent on IEEE exceptions: a RuntimeWarning is a failure.
 pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")
@@ -756,6 +757,46 @@ def test_fallback_is_exercised_and_rare():
     assert transcendental.near_rounding_boundary(
         np.array([2.0**-150, 1.5 * 2.0**-149, 2.0**128 - 2.0**103, 1.0, 0.0, math.inf])
     ).tolist() == [True, True, True, False, False, False]
+
+
+def test_a_value_below_2_to_the_minus_151_is_never_tested_on_the_subnormal_grid():
+    # the subnormal branch starts at 2**-151: below it nothing is within 50% of a midpoint
+    tiny = np.array([2.0**-151, np.nextafter(2.0**-151, 0), 1e-300, 5e-324])
+    flagged = transcendental.near_rounding_boundary(tiny)
+    assert not flagged.any()
+
+
+@pytest.mark.parametrize("name", sorted(transcendental.SATURATION))
+def test_a_saturated_input_rounds_as_its_bound_does(name):
+    """The stated reason for each clamp, recomputed with MPFR: f(low) is below 2**-151
+    (rounds to +0, far from the midpoint 2**-150), f(high) is past the overflow threshold
+    2**128 - 2**103 (+inf); f increases, so every input beyond a bound rounds the same."""
+    low, high = transcendental.SATURATION[name]
+    function = {"exp": gmpy2.exp, "exp2": gmpy2.exp2}[name]
+    with gmpy2.context(precision=200):
+        assert function(gmpy2.mpfr(low)) < gmpy2.mpfr(2) ** -151
+        assert function(gmpy2.mpfr(high)) > gmpy2.mpfr(2) ** 128 - gmpy2.mpfr(2) ** 103
+    assert np.float32(low) == low and np.float32(high) == high  # exact binary32 bounds
+
+
+@pytest.mark.parametrize("name", sorted(transcendental.SATURATION))
+def test_the_clamped_kernel_agrees_with_the_oracle_around_and_past_its_bounds(name):
+    low, high = (np.float32(v) for v in transcendental.SATURATION[name])
+    around = [
+        np.nextafter(bound, direction, dtype=np.float32)
+        for bound in (low, high)
+        for direction in (-np.inf, np.inf)
+    ]
+    x = np.array(
+        [low, high, *around, -np.inf, np.inf, np.nan, -3.4e38, 3.4e38, -1.0, 0.0, -0.0],
+        dtype=np.float32,
+    )
+    got = transcendental.correctly_rounded(name, x)
+    for value, result in zip(x.tolist(), got.tolist()):
+        want, _ = getattr(reference_rounded, name)(value)  # the oracle's certified value
+        assert np.float32(result).tobytes() == np.float32(want).tobytes() or (
+            math.isnan(result) and math.isnan(want)
+        ), (name, value, result, want)
 
 
 def test_erf_tables_regenerate():

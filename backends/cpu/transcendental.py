@@ -110,6 +110,8 @@ _LOW_START = np.int64((1 << 28) - _THRESHOLD)
 _WINDOW = np.int64(2 * _THRESHOLD)
 _MIN_NORMAL32 = 2.0**-126
 _SUBNORMAL_SCALE = 2.0**149
+#: below 2**-151 a value is more than 50% away from the least midpoint 2**-150
+_NEVER_NEAR_BELOW = 2.0**-151
 #: elements per chunk of float64 work (keeps the temporaries in L2; 2**13-2**14 measured
 #: best in one process by ``benchmarks/bench_exhaustive.py --chunks``, a wash in the sweep)
 CHUNK = 1 << 14
@@ -122,13 +124,16 @@ def near_rounding_boundary(y: np.ndarray) -> np.ndarray:
     ``(bits - (2**28 - T)) mod 2**29 <= 2 T`` (the borrow of the subtraction
     never reaches the low 29 bits).  +-inf and every NaN that comes from a
     float32 input or from float64 arithmetic have zero low bits, so they are
-    never flagged.  Below 2**-126 the fixed 2**-149 grid is tested instead.
+    never flagged.  Below 2**-126 the fixed 2**-149 grid is tested instead, down to
+    2**-151: a value below that is more than 50% away from the least midpoint 2**-150
+    and rounds to zero; the normal-range test may still flag one (a few in 10**5 by
+    chance), which only sends it to the exact fallback.
     """
     low = y.view(np.int64) - _LOW_START
     low &= _LOW29
     hard = low <= _WINDOW
     a = np.abs(y)
-    small = (a < _MIN_NORMAL32) & (a != 0)  # an exact zero is never near a midpoint
+    small = (a < _MIN_NORMAL32) & (a >= _NEVER_NEAR_BELOW)
     if small.any():
         z = a[small] * _SUBNORMAL_SCALE  # exact
         frac = z - np.floor(z)
@@ -394,9 +399,27 @@ def _settle_tiny(x: np.ndarray, y: np.ndarray, hard: np.ndarray) -> None:
         hard &= ~tiny
 
 
+#: the saturation interval of an increasing function: every float32 input at or below *low*
+#: rounds to the same binary32 value as f(low), every one at or above *high* to f(high), and
+#: neither f(low) nor f(high) is near a rounding boundary -- so the input is clamped to
+#: [low, high] before the float64 formula, which keeps numpy's float64 exp off its slow path
+#: for arguments past +-708 (an overflow or underflow costs it 4-40 ns an element against
+#: about 1 ns).  exp: e**89 = 4.49e38 is past the overflow threshold 2**128 - 2**103
+#: (3.40e38), so every x >= 89 is +inf; e**-105 = 2.51e-46 is below 2**-151 (3.50e-46),
+#: half the midpoint 2**-150 between +0 and the least subnormal, so every x <= -105 is
+#: +0, and :func:`near_rounding_boundary` does not even look at it.  exp2: 2**128 is past
+#: the threshold (+inf), 2**-152 is below 2**-151 (+0).  NaN stays NaN (np.clip keeps
+#: it), -inf is clamped to *low* (+0), +inf to *high* (+inf).
+SATURATION: dict[str, tuple[float, float]] = {
+    "exp": (-105.0, 89.0),
+    "exp2": (-152.0, 128.0),
+}
+
+
 def correctly_rounded(name: str, values: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """Function *name* of the float32 array *values*, correctly rounded (float32)."""
     formula = _FORMULAS[name]
+    saturation = SATURATION.get(name)
     flat = np.ascontiguousarray(values, dtype=F32).reshape(-1)
     if out is None:
         out = np.empty(np.shape(values), F32)
@@ -404,7 +427,8 @@ def correctly_rounded(name: str, values: np.ndarray, out: np.ndarray | None = No
     hard_positions = []
     with np.errstate(all="ignore"):
         for start in range(0, flat.size, CHUNK):
-            x = flat[start : start + CHUNK].astype(F64)
+            x = flat[start : start + CHUNK]
+            x = (x if saturation is None else np.clip(x, *saturation)).astype(F64)
             y = formula(x)
             hard = near_rounding_boundary(y)
             if name in _HALF_NEAR_ZERO:

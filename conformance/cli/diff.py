@@ -23,8 +23,12 @@ the class's example (a case that agrees alone is reported as differing only
 inside its batch).  ``--unsupported`` features (and each backend's own) leave
 the calls needing them uncompared, counted; ``--xfail`` marks the classes a
 known-deviations entry covers as known (they do not fail the exit status).
-``--workers`` is accepted for symmetry with ``run``: the comparison runs in
-this process (both backends must live in one process to compare results).
+``--workers`` is accepted for symmetry with ``run``: each backend runs in its
+own host process (:mod:`conformance.host`), as in ``run``, and the comparison
+in this one -- so neither backend's floating-point environment, patches or
+state reach the other backend, the oracle or the comparison.  A host's
+findings about its backend (its environment, results changed after return)
+are hygiene: ``plancheck run`` judges them, the comparison does not.
 
 Exit status: 0 when the backends agree on every call (or only on known
 classes), 1 when they do not, 2 for a usage error, 3 when the comparison is
@@ -47,7 +51,6 @@ import numpy as np
 import pytest
 from hypothesis import settings
 
-import backends
 from conformance.cli.messages import error_text, suggestion
 from conformance.findings.authority import unsourced_rule
 from conformance.findings.deviations import Deviation, load_deviations
@@ -57,6 +60,8 @@ from conformance.findings.refusals import refusal_evidence
 from conformance.generate import corpus as corpus_module
 from conformance.generate.strategies import calls, invalid_calls
 from conformance.generate.validation import invalid_examples
+from conformance.host.client import BackendHost, HostCrashed, HostLoadError, HostTimeout
+from conformance.host.wire import decode_tensor, rebuild_exception
 from conformance.judge.checks import applies, boundary_calls, search
 from conformance.judge.corpus_check import _chunks, _corpus_reference, _single_case, _to_array
 from conformance.judge.profiles import PROFILES
@@ -68,6 +73,7 @@ from conformance.judge.runner import (
     is_real_interrupt,
     run_call,
     watch_interrupts,
+    wire_arguments,
 )
 from conformance.model.calls import Call
 from conformance.model.capabilities import declared_by, features_of, parse_features
@@ -243,10 +249,7 @@ def _compare_corpus(comparison: Comparison, backends_: tuple[Any, Any], level: i
             try:
                 if not judged[-1][0]:
                     raise _NotCompared
-                native = backend.execute(
-                    plan.operation, *(backend.from_tensor(a) for a in chunk.args)
-                )
-                pieces[side].append(_to_array(backend.to_tensor(native)))
+                pieces[side].append(_to_array(_run_chunk(backend, plan, chunk, timeout)))
                 raised[side].append(np.zeros(size, bool))
             except BaseException as error:  # compared case by case below
                 if isinstance(error, KeyboardInterrupt) and is_real_interrupt(error):
@@ -297,6 +300,21 @@ def _compare_corpus(comparison: Comparison, backends_: tuple[Any, Any], level: i
 
 class _NotCompared(Exception):
     """A corpus chunk needing an unsupported feature: neither side runs it."""
+
+
+def _run_chunk(backend: Any, plan: OperationPlan, chunk: Call, timeout: float | None) -> Any:
+    """The result Tensor of a corpus *chunk* on *backend*: in its host (the backend's
+    exception rebuilt and raised here, a hang as :class:`HostTimeout`), or in this
+    process for a backend object a caller of :func:`diff_plan` passes."""
+    if isinstance(backend, BackendHost):
+        reply = backend.run(plan.operation, wire_arguments(chunk.args), {}, timeout, tag=chunk)
+        if reply["stage"] != "done":
+            if "raised" in reply:
+                raise rebuild_exception(reply["raised"])
+            raise TypeError(f"to_tensor returned {reply.get('not_tensor')}, not a Tensor")
+        return decode_tensor(reply["result"])
+    native = backend.execute(plan.operation, *(backend.from_tensor(a) for a in chunk.args))
+    return backend.to_tensor(native)
 
 
 def _corpus_classes(
@@ -425,14 +443,30 @@ def main(arguments: argparse.Namespace) -> int:
     if problem is not None:
         _say(f"plancheck diff: {problem}", file=sys.stderr)
         return 2
-    loaded = []
-    for label in labels:
-        try:
-            loaded.append(backends.get(label))
-        except (Exception, SystemExit, GeneratorExit) as error:
-            _say(f"plancheck diff: cannot load backend {label!r}: {error_text(error)}",
-                 file=sys.stderr)  # fmt: skip
-            return 2
+    loaded: list[BackendHost] = []
+    try:
+        for label in labels:
+            host = BackendHost(label)  # the backend runs only in its host process
+            loaded.append(host)
+            try:
+                declared = host.ensure().get("unsupported")
+            except HostLoadError as error:
+                problem = f"cannot load backend {label!r}: {error_text(error.error)}"
+            except (HostCrashed, HostTimeout) as error:
+                problem = f"cannot load backend {label!r}: {error}"
+            else:
+                problem = declared if isinstance(declared, str) else None
+            if problem is not None:
+                _say(f"plancheck diff: {problem}", file=sys.stderr)
+                return 2
+        return _compare(arguments, labels, loaded)
+    finally:
+        for host in loaded:
+            host.close()
+
+
+def _compare(arguments: argparse.Namespace, labels: list[str], loaded: list[BackendHost]) -> int:
+    """:func:`main` once both backends are loaded in their hosts."""
     deviations: list[Deviation] = []
     try:
         unsupported = parse_features(getattr(arguments, "unsupported", []) or [])

@@ -57,6 +57,7 @@ from conformance.exhaustive.summary import (
     error_text,
     summarise,
 )
+from conformance.host import malloc
 from conformance.model.sanitize import terminal_line
 from oracle import vectorised as V
 
@@ -485,6 +486,7 @@ def _pytest(arguments: argparse.Namespace, count: int, also: list[str]) -> int:
     if arguments.every_int32:
         command.append("--exhaustive-every-int32")
     env = {k: v for k, v in os.environ.items() if not k.startswith("PLANCHECK_EXHAUSTIVE_")}
+    env = malloc.with_settings(env)  # the judges keep freed chunk memory from their start
     child = subprocess.Popen(command, env=env)  # the caller's directory: its backends
     try:
         return child.wait()

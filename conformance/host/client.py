@@ -26,6 +26,7 @@ import weakref
 from multiprocessing.connection import Connection
 from typing import Any
 
+from conformance.host import malloc
 from conformance.host.first_call import FirstCalls
 from conformance.host.wire import RaisedError, rebuild_exception
 
@@ -44,12 +45,8 @@ LOAD_TIMEOUT = 300.0
 _LIVE: weakref.WeakSet[BackendHost] = weakref.WeakSet()
 
 #: glibc malloc settings of a host (the caller's own, when it sets them, win): freed
-#: memory is kept for the next call instead of being returned to the system and faulted in
-#: again -- a backend allocates its results and temporaries afresh on every call, and a
-#: host does little else, so without them every sweep chunk faulted in ~4 MiB of pages
-#: (exp:Int32, 4 shards: 282,437 page faults, 3.01 s of the host's CPU; with them 3,812
-#: and 2.29 s).  They change where memory comes from, never a value.
-HOST_MALLOC = {"MALLOC_TRIM_THRESHOLD_": str(256 << 20), "MALLOC_MMAP_THRESHOLD_": str(256 << 20)}
+#: memory is kept for the next call (:mod:`conformance.host.malloc` says why)
+HOST_MALLOC = malloc.SETTINGS
 
 #: the most pairs of calls :meth:`BackendHost.take_earlier` keeps (the latest)
 MAX_PAIRS = 1000
@@ -174,7 +171,7 @@ class BackendHost:
         self._previous_tag = None  # a fresh host holds no result
         to_host_read, to_host_write = os.pipe()
         from_host_read, from_host_write = os.pipe()
-        env = {**HOST_MALLOC, **os.environ, "PLANCHECK_HOST_SYS_PATH": json.dumps(sys.path)}
+        env = {**malloc.with_settings(os.environ), "PLANCHECK_HOST_SYS_PATH": json.dumps(sys.path)}
         try:
             self._process = subprocess.Popen(
                 [sys.executable, "-c", _BOOTSTRAP, str(to_host_read), str(from_host_write)],

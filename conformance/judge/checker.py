@@ -204,6 +204,8 @@ class Checker:
     stopped: list[HungCall] = field(default_factory=list)
     _counting: bool = True
     _seen: set[Call] = field(default_factory=set)
+    #: the counted calls judged conforming (a later pair of calls may fail one of them)
+    _passed: set[Call] = field(default_factory=set)
     #: the counted calls a result was due for, and those of them that raised instead:
     #: the evidence of which features the backend refused (:meth:`name_refusals`)
     _due: list[Call] = field(default_factory=list)
@@ -344,6 +346,7 @@ class Checker:
         if outcome.ok:
             if counting:
                 self.passed += 1
+                self._passed.add(call)
             return []
         findings = findings_of(outcome) + host_findings(outcome)
         if counting:
@@ -355,6 +358,14 @@ class Checker:
         if outcome.timed_out or outcome.problem == Problem.CRASH:
             raise HungCall(report or failure_report(outcome, self.label, self.test))
         return findings
+
+    def fail_passed(self, call: Call) -> None:
+        """Count *call*, judged conforming when it returned, as failing: a later call
+        showed that its result changed or is shared (:mod:`conformance.judge.stateful`)."""
+        if call in self._passed:
+            self._passed.discard(call)
+            self.passed -= 1
+            self.failed += 1
 
     def record_findings(
         self, outcome: Outcome, findings: list[Finding], counting: bool = True

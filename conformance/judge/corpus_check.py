@@ -531,11 +531,17 @@ def check_corpus_plan(checker: Checker) -> None:
         bits = tuple(int(o[first : first + 1].view(np.uint32)[0]) for o in operands)
         call = _single_case(plan, bits, f"corpus level {level} case {first}")
         outcome = checker.run(call)
-        if outcome.ok:  # alone it conforms: the case repeated takes the batch's path
-            outcome = _batched_failure(checker, bits, cls, call.note) or outcome
-            call = outcome.call
+        # alone the value conforms when the run is ok or only the host saw something (the
+        # backend's environment): that is recorded, and the batch's class looked for again
+        value_conforms = outcome.ok or not findings_of(outcome)
+        if not outcome.ok and value_conforms:
+            checker.record_findings(outcome, host_findings(outcome))
+        if value_conforms:  # the case repeated takes the batch's path
+            batched = _batched_failure(checker, bits, cls, call.note)
+            if batched is not None:
+                outcome, call, value_conforms = batched, batched.call, False
         entry: dict[str, Any] | None
-        if outcome.ok:  # the backend fails only beside other cases: report the case itself
+        if value_conforms:  # the backend fails only beside other cases: report the case itself
             report = failure_report(outcome, checker.label, checker.test)
             report.problem = "wrong value (only inside the corpus batch)"
             report.summary = f"corpus level {level} case {first} differs inside its batch"

@@ -84,3 +84,4 @@ def record_earlier(checker: Any, host_findings: Callable[[Outcome], list[Any]]) 
         outcome = Outcome(earlier, expectation, verdict, actual, problem=Problem.ENVIRONMENT,
                           environment=tuple(classes))  # fmt: skip
         checker.record_findings(outcome, host_findings(outcome), checker._counting)
+        checker.fail_passed(earlier)  # a failing call now: the run's counts say so

@@ -268,3 +268,6 @@ PUBLISHED: list[str] = [
 REPRODUCTIONS = common.reproductions(
     REPORT, PUBLISHED, CALLS, np.asarray, causes={"result-aliases-input": _result_is_the_base}
 )
+
+if __name__ == "__main__":
+    raise SystemExit(common.main(REPRODUCTIONS))

@@ -196,3 +196,6 @@ PUBLISHED: list[str] = [
 ]
 
 REPRODUCTIONS = common.reproductions(REPORT, PUBLISHED, CALLS, np.asarray)
+
+if __name__ == "__main__":
+    raise SystemExit(common.main(REPRODUCTIONS))

@@ -32,6 +32,15 @@ The checks, one per cause:
 * :func:`raises` -- the call raises where a value was required.
 * :func:`warns` -- the call warns (an IEEE flag as a warning) where the
   specification forbids it.
+* :func:`crashes` -- the call kills its process (a ``crash`` class), and
+  :func:`hangs` -- the call does not return (a ``hang`` class): both run the
+  example in a child Python process that loads the report's module
+  (``<report stem>_repro.py``) and calls it through its ``CALLS``.
+
+A module's call raises :class:`NoCall` for arguments its table has no spelling
+for (never taken for the library's exception); a class no call of the library
+alone shows is named in the module's ``NOT_ALONE`` with why and gets no
+reproduction.  :func:`main` is a module's ``python NAME_repro.py``.
 
 This module is loaded by path (:func:`load`) by its siblings, so it never
 needs to be on ``sys.path`` and imports nothing of plancheck.
@@ -43,7 +52,10 @@ import functools
 import importlib.util
 import json
 import math
+import operator
 import re
+import subprocess
+import sys
 import warnings
 from collections.abc import Callable, Mapping
 from fractions import Fraction
@@ -52,7 +64,6 @@ from typing import Any
 
 import mpmath
 import numpy as np
-from numpy.lib.array_utils import normalize_axis_index
 
 HERE = Path(__file__).resolve().parent
 
@@ -63,6 +74,12 @@ _MIN_NORMAL_BITS = 0x00800000
 #: the repetition lengths tried for a case that conforms alone -- the judge's own ladder
 #: (``conformance.judge.corpus_check.BATCH_REPRO_LENGTHS``; a test keeps them equal)
 REPEAT_LENGTHS = (8, 16, 32, 64, 128, 256, 1024)
+
+
+class NoCall(Exception):
+    """A module's call table has no spelling for these arguments (e.g. mlx's sort has no
+    descending argument): raised by the module's call, never taken for the library's
+    exception -- :func:`run` lets it through."""
 
 
 class ConformsAlone(AssertionError):
@@ -109,8 +126,8 @@ def failures(report: str) -> tuple[Mapping[str, Any], ...]:
 def decode(argument: Any) -> Any:
     """One argument of a report's call: a tensor as a numpy array (bit for bit), a
     ``{"float": hex}`` as float, a ``{"tuple": [...]}`` as tuple, a ``{"fraction":
-    [n, d]}`` as Fraction, a ``{"numpy": type, "value": v}`` as that numpy scalar;
-    everything else as it is."""
+    [n, d]}`` as Fraction, a ``{"numpy": type, "value": v}`` as that numpy scalar (a
+    ``{"numpy": "float32", "bits": hex}`` by its bits); everything else as it is."""
     if isinstance(argument, dict):
         if "tensor" in argument:
             dtype = _TENSOR_DTYPES[argument["tensor"]]
@@ -126,6 +143,8 @@ def decode(argument: Any) -> Any:
         if "fraction" in argument:
             return Fraction(*argument["fraction"])
         if "numpy" in argument:  # a numpy scalar, e.g. {"numpy": "int32", "value": -5}
+            if "bits" in argument:  # a numpy.float32 by its bits: {"numpy": "float32", "bits"}
+                return np.uint32(int(argument["bits"], 16)).view(np.float32)
             return getattr(np, argument["numpy"])(argument["value"])
     if isinstance(argument, list):
         return [decode(a) for a in argument]
@@ -170,7 +189,9 @@ def run(
     """Run the report's *call* through the library's function for its operation.
 
     *repeat*: every 1-element tensor argument is repeated that many times (1: the call
-    exactly as printed)."""
+    exactly as printed).  An operation *calls* has no function for is a KeyError of the
+    module, raised here, never taken for the library's exception."""
+    function = calls[call["op"]]
     args = [decode(a) for a in call["args"]]
     if repeat > 1:
         args = [
@@ -180,8 +201,10 @@ def run(
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            result = calls[call["op"]](call.get("plan", ""), *args)
+            result = function(call.get("plan", ""), *args)
             value = to_numpy(result)
+        except NoCall:
+            raise
         except Exception as error:  # the library's own exception is the finding
             return Outcome(None, error, list(caught))
     return Outcome(value, None, list(caught))
@@ -502,12 +525,71 @@ def warns(key: str, report: str, calls: Mapping[str, Any], to_numpy: Any) -> Non
     assert any(flag.split()[0] in t for t in texts), f"{key}: no {flag} warning ({texts})"
 
 
+_CHILD = """
+import importlib.util, pathlib, sys
+import numpy
+spec = importlib.util.spec_from_file_location("repro_child", sys.argv[1])
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+report = str(pathlib.Path(sys.argv[1]).with_name(module.REPORT))
+call = module.common.examples(report)[sys.argv[2]]["call"]
+print("calling", flush=True)
+print(module.common.run(call, module.CALLS, numpy.asarray).describe(), flush=True)
+"""
+
+
+def _child(key: str, report: str, stderr: int = subprocess.DEVNULL) -> subprocess.Popen[str]:
+    """A Python process that loads the report's reproduction module
+    (``<report stem>_repro.py`` beside it) and runs the class's example through its
+    ``CALLS``; it prints "calling" just before the call, then what the call did."""
+    module = HERE / report.replace(".json", "_repro.py")
+    return subprocess.Popen(
+        [sys.executable, "-c", _CHILD, str(module), key],
+        stdout=subprocess.PIPE,
+        stderr=stderr,
+        text=True,
+    )
+
+
+def crashes(key: str, report: str, calls: Mapping[str, Any], to_numpy: Any) -> str:
+    """The call kills its process (a signal, e.g. SIGABRT from C++), where the
+    specification requires a value or an exception: run in a child process."""
+    child = _child(key, report, subprocess.PIPE)
+    try:
+        output, errors = child.communicate(timeout=300)
+    finally:
+        child.kill()
+    said = (output.splitlines()[1:] or errors.strip().splitlines()[-1:] or [""])[0]
+    assert child.returncode < 0, f"{key}: the process exited with status {child.returncode}: {said}"
+    return f"{key}: the process was killed by signal {-child.returncode}"
+
+
+def hangs(key: str, report: str, calls: Mapping[str, Any], to_numpy: Any) -> str:
+    """The call does not return within the report's per-call timeout (``timeout_s`` of
+    its options; 10 s when it names none): run in a child process, killed after."""
+    options = json.loads((HERE / report).read_text()).get("options") or {}
+    seconds = float(options.get("timeout_s") or 10)
+    child = _child(key, report)
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "calling", f"{key}: the child did not start"
+        child.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        return f"{key}: no return within {seconds:g} s"
+    finally:
+        child.kill()
+        child.wait()
+    raise AssertionError(f"{key}: the call ended within {seconds:g} s")
+
+
 #: the cause of each class kind: the class spelling's head -> its check
 BY_KIND: dict[str, Callable[..., None]] = {
     "wrong-value": wrong_value,
     "missing-exception": no_exception,
     "wrong-exception": other_exception,
     "warning": warns,
+    "crash": crashes,
+    "hang": hangs,
 }
 
 
@@ -546,6 +628,31 @@ def reproductions(
     return {
         key: functools.partial(cause_of(key, causes), key, report, calls, to_numpy) for key in keys
     }
+
+
+def main(
+    reproductions: Mapping[str, Callable[[], Any]], not_alone: Mapping[str, str] | None = None
+) -> int:
+    """Run every reproduction of a module and print what each showed (a module's
+    ``python NAME_repro.py``); the classes of *not_alone* are listed with why.  Returns
+    the exit status: 0 when every reproduction showed its class, 1 otherwise."""
+    failed = 0
+    for key, reproduce in sorted(reproductions.items()):
+        try:
+            shown = reproduce()
+        except AssertionError as error:
+            failed += 1
+            print(f"{key}: NOT REPRODUCED: {error}")
+        except Exception as error:  # the reproduction itself broke: say so, run the rest
+            failed += 1
+            print(f"{key}: ERROR {type(error).__name__}: {error}")
+        else:
+            detail = str(shown).removeprefix(f"{key}: ") if shown else ""
+            print(f"{key}: reproduced{f' -- {detail}' if detail else ''}")
+    for key, why in sorted((not_alone or {}).items()):
+        print(f"{key}: not reproduced alone: {why}")
+    print(f"{len(reproductions) - failed} of {len(reproductions)} classes reproduced")
+    return 1 if failed else 0
 
 
 # ---------------------------------------------------------------------------
@@ -587,15 +694,37 @@ _NAMESPACE_UNARY = {
 }
 
 
+#: the structured operations of :func:`namespace_calls` -> the hook each one calls
+_HOOK_OF = {
+    "conv_general": "conv",
+    "scatter": "scatter",
+    "scatter_add": "scatter_add",
+    "_sort_values": "sort",
+    "_sort_indices": "sort",
+    "_topk_values": "topk",
+    "_topk_indices": "topk",
+}
+
+
 def namespace_calls(
-    xp: Any, native: Callable[[np.ndarray], Any], hooks: Mapping[str, Callable[..., Any]]
+    xp: Any,
+    native: Callable[[np.ndarray], Any],
+    hooks: Mapping[str, Callable[..., Any]],
+    names: Mapping[str, str] | None = None,
 ) -> dict[str, Callable[..., Any]]:
     """The calls of an array namespace *xp* for every operation, as the array-namespace
     adapters make them: the plan's conversions (``Int32->Float32``: ``astype``), then
     one ``xp`` function.  *native* turns a numpy array into the library's; *hooks*
     supplies what the namespaces do differently (``erf``, the activations, ``conv``,
     ``scatter``, ``scatter_add``, ``sort``, ``topk``, ``matmul_float64``), each a
-    function of the converted arguments."""
+    function of the converted arguments, and optionally ``astype`` (``(array, dtype)
+    -> array``, for arrays without an ``astype`` method: the array API standard's
+    ``xp.astype``).  *names*: operation -> the ``xp`` function's name where it is not
+    numpy's (the standard's ``pow``, ``round``, ``cumulative_sum``).  An operation
+    whose hook or ``xp`` function the library lacks (the standard has no ``fmod``) has
+    no call: the table leaves it out rather than composing one."""
+    renamed = {**_NAMESPACE_BINARY, **_NAMESPACE_UNARY, "cumsum": "cumsum", **(names or {})}
+    astype = hooks.get("astype", lambda array, dtype: array.astype(dtype))
 
     def operands(plan: str, args: tuple[Any, ...]) -> list[Any]:
         kinds, out = operand_kinds(plan), []
@@ -621,7 +750,7 @@ def namespace_calls(
         if "exact_integer" in plan:
             return xp.sum(v, axis=axis, keepdims=keepdims, dtype=xp.int32)
         if float64_accumulator(plan):
-            return xp.sum(v, axis=axis, keepdims=keepdims, dtype=xp.float64).astype(xp.float32)
+            return astype(xp.sum(v, axis=axis, keepdims=keepdims, dtype=xp.float64), xp.float32)
         return xp.sum(v, axis=axis, keepdims=keepdims)
 
     def reduction(name: str) -> Callable[..., Any]:
@@ -631,9 +760,9 @@ def namespace_calls(
         return call
 
     def arg(name: str) -> Callable[..., Any]:
-        return lambda plan, x, axis=None: getattr(xp, name)(
-            *operands(plan, (x,)), axis=axis
-        ).astype(xp.int32)
+        return lambda plan, x, axis=None: astype(
+            getattr(xp, name)(*operands(plan, (x,)), axis=axis), xp.int32
+        )
 
     def matmul(plan: str, a: Any, b: Any) -> Any:
         x, y = operands(plan, (a, b))
@@ -644,7 +773,8 @@ def namespace_calls(
     def indexed(name: str) -> Callable[..., Any]:
         def call(plan: str, base: Any, indices: Any, updates: Any, axis: Any) -> Any:
             b, i, u = operands(plan, (base, indices, updates))
-            where = (slice(None),) * normalize_axis_index(axis, b.ndim) + (i,)
+            xp.moveaxis(b, axis, 0)  # the library judges the axis first, as the adapters do
+            where = (slice(None),) * (operator.index(axis) % b.ndim) + (i,)
             return hooks[name](b, where, u)
 
         return call
@@ -653,8 +783,11 @@ def namespace_calls(
         return xp.clip(*operands(plan, (x, low, high)))
 
     calls: dict[str, Callable[..., Any]] = {
-        **{op: plain(getattr(xp, name)) for op, name in _NAMESPACE_BINARY.items()},
-        **{op: plain(getattr(xp, name)) for op, name in _NAMESPACE_UNARY.items()},
+        **{
+            op: plain(getattr(xp, renamed[op]))
+            for op in (*_NAMESPACE_BINARY, *_NAMESPACE_UNARY)
+            if hasattr(xp, renamed[op])
+        },
         **{
             op: plain(hooks[op])
             for op in (
@@ -668,6 +801,7 @@ def namespace_calls(
                 "erf",
                 "gelu",
             )
+            if op in hooks
         },
         "clamp": clamp,
         "select": plain(xp.where),
@@ -677,7 +811,9 @@ def namespace_calls(
         "reduce_min": reduction("min"),
         "argmax": arg("argmax"),
         "argmin": arg("argmin"),
-        "cumsum": lambda plan, x, axis: xp.cumsum(*operands(plan, (x,)), axis=axis),
+        "cumsum": lambda plan, x, axis: getattr(xp, renamed["cumsum"])(
+            *operands(plan, (x,)), axis=axis
+        ),
         "matmul": matmul,
         "conv_general": lambda plan, lhs, rhs, *rest: hooks["conv"](
             *operands(plan, (lhs, rhs)), *rest
@@ -698,7 +834,7 @@ def namespace_calls(
             *operands(plan, (x,)), k, axis, largest, False
         ),
     }
-    return calls
+    return {op: call for op, call in calls.items() if op not in _HOOK_OF or _HOOK_OF[op] in hooks}
 
 
 def spread_and_pad(x: np.ndarray, lhs_dilation: Any, padding: Any) -> np.ndarray:

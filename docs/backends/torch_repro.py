@@ -84,13 +84,26 @@ def _reduce_sum(plan: str, x: Any, axis: Any = None, keepdims: Any = False) -> t
 
 
 def _reduce_prod(plan: str, x: Any, axis: Any = None, keepdims: Any = False) -> torch.Tensor:
+    """``torch.prod`` of every dimension or one ``dim``; several axes are moved last by
+    ``torch.movedim`` (which judges them), flattened and reduced as one dim."""
     (v,) = _native(plan, (x,))
+    if axis is not None and not isinstance(axis, tuple):
+        return torch.prod(v, dim=axis, keepdim=keepdims)
+    if isinstance(axis, tuple) and len(axis) == 1:
+        return torch.prod(v, dim=axis[0], keepdim=keepdims)
     if axis is None:
-        return torch.prod(v)
-    axes = (axis,) if isinstance(axis, int) else tuple(axis)
-    kept = [d for d in range(v.ndim) if d not in axes]
-    flat = torch.permute(v, (*kept, *axes)).reshape(*(v.shape[d] for d in kept), -1)
-    return torch.prod(flat, dim=-1)
+        result = torch.prod(v)
+        return result.reshape((1,) * v.ndim) if keepdims else result
+    last = tuple(range(v.ndim - len(axis), v.ndim))
+    torch.movedim(v, axis, last)
+    dims = sorted(int(a) % v.ndim for a in axis)
+    kept = [d for d in range(v.ndim) if d not in dims]
+    result = torch.prod(torch.movedim(v, dims, last).reshape(*(v.shape[d] for d in kept), -1), -1)
+    return (
+        result.reshape([1 if d in dims else n for d, n in enumerate(v.shape)])
+        if keepdims
+        else result
+    )
 
 
 def _extreme(function: Any) -> Any:
@@ -125,17 +138,66 @@ def _conv(
     return convolve(x, w, stride=strides or 1, dilation=rhs_dilation or 1, groups=groups)
 
 
-def _scatter(plan: str, base: Any, indices: Any, updates: Any, axis: Any) -> torch.Tensor:
+def _at(axis: Any, ndim: int) -> int | None:
+    """*axis* as a dimension in [0, ndim) when it is an int in range (else torch judges it)."""
+    return axis % ndim if isinstance(axis, int) and -ndim <= axis < ndim else None
+
+
+def _index_operands(plan: str, base: Any, indices: Any, updates: Any, axis: Any) -> list[Any]:
+    """Base, flat indices, and the updates with the index dimensions flattened into one at
+    *axis* (``Tensor.flatten``); torch's ``index_copy_``/``index_add_`` judge the rest."""
     b, i, u = _native(plan, (base, indices, updates))
-    flat = i.reshape(-1).long()
-    source = u.reshape(*b.shape[:axis], flat.numel(), *b.shape[axis + 1 :])
-    return b.clone().index_copy_(axis, flat, source)
+    at = _at(axis, b.ndim)
+    if at is not None and i.ndim == 0:
+        u = u.unsqueeze(at)
+    elif at is not None and i.ndim > 1 and u.ndim >= at + i.ndim:
+        u = u.flatten(at, at + i.ndim - 1)
+    return [b, i.reshape(-1), u]
+
+
+def _scatter(plan: str, base: Any, indices: Any, updates: Any, axis: Any) -> torch.Tensor:
+    """``Tensor.index_copy_`` on a clone (int64 indices: the only ones it takes)."""
+    b, flat, u = _index_operands(plan, base, indices, updates, axis)
+    return b.clone().index_copy_(axis, flat.long(), u)
 
 
 def _topk(values: bool) -> Any:
     def call(plan: str, x: Any, k: Any, axis: Any = -1, largest: Any = True) -> torch.Tensor:
         (v,) = _native(plan, (x,))
         result = torch.topk(v, int(k), dim=axis, largest=bool(largest), sorted=True)
+        return result.values if values else result.indices.to(torch.int32)
+
+    return call
+
+
+def _arg(function: Any) -> Any:
+    def call(plan: str, x: Any, axis: Any = None) -> torch.Tensor:
+        (v,) = _native(plan, (x,))
+        return function(v, dim=axis).to(torch.int32)
+
+    return call
+
+
+def _gather(plan: str, data: Any, indices: Any, axis: Any) -> torch.Tensor:
+    """``torch.index_select`` on the flattened indices, reshaped to numpy's ``take`` shape."""
+    d, i = _native(plan, (data, indices))
+    selected = torch.index_select(d, axis, i.reshape(-1))
+    at = _at(axis, d.ndim)
+    if at is None:
+        return selected
+    return selected.reshape((*d.shape[:at], *i.shape, *d.shape[at + 1 :]))
+
+
+def _scatter_add(plan: str, base: Any, indices: Any, updates: Any, axis: Any) -> torch.Tensor:
+    """``Tensor.index_add_`` on a clone."""
+    b, flat, u = _index_operands(plan, base, indices, updates, axis)
+    return b.clone().index_add_(axis, flat, u)
+
+
+def _sort(values: bool) -> Any:
+    def call(plan: str, x: Any, axis: Any = -1, descending: Any = False) -> torch.Tensor:
+        (v,) = _native(plan, (x,))
+        result = torch.sort(v, dim=axis, descending=descending, stable=True)
         return result.values if values else result.indices.to(torch.int32)
 
     return call
@@ -149,6 +211,12 @@ CALLS: dict[str, Any] = {
             "add": torch.add,
             "sub": torch.sub,
             "mul": torch.mul,
+            "div": torch.div,
+            "eq": torch.eq,
+            "ne": torch.ne,
+            "lt": torch.lt,
+            "le": torch.le,
+            "select": torch.where,
             "elementwise_mul": torch.mul,
             "rem": torch.fmod,
             "pow": torch.pow,
@@ -178,10 +246,16 @@ CALLS: dict[str, Any] = {
     "reduce_prod": _reduce_prod,
     "reduce_max": _extreme(torch.amax),
     "reduce_min": _extreme(torch.amin),
+    "argmax": _arg(torch.argmax),
+    "argmin": _arg(torch.argmin),
+    "gather": _gather,
+    "scatter_add": _scatter_add,
     "cumsum": lambda plan, x, axis: torch.cumsum(*_native(plan, (x,)), dim=axis),
     "matmul": _matmul,
     "conv_general": _conv,
     "scatter": _scatter,
+    "_sort_values": _sort(values=True),
+    "_sort_indices": _sort(values=False),
     "_topk_values": _topk(values=True),
     "_topk_indices": _topk(values=False),
 }
@@ -292,3 +366,6 @@ PUBLISHED: list[str] = [
 ]
 
 REPRODUCTIONS = common.reproductions(REPORT, PUBLISHED, CALLS, _to_numpy)
+
+if __name__ == "__main__":
+    raise SystemExit(common.main(REPRODUCTIONS))
