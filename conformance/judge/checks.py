@@ -184,7 +184,7 @@ def _judge_all(checker: Checker, deterministic: Any, finish: bool = True) -> Non
             checker.stopped.append(hung)
             in_a_row += 1
             if in_a_row >= MAX_STOPPED_IN_A_ROW or len(checker.stopped) >= MAX_STOPPED_CALLS:
-                raise
+                raise checker.stopped[0] from None  # the first, as at the end of the list
             continue
         in_a_row = 0
     if finish:
