@@ -18,6 +18,10 @@ does not read); 3 a ``--measure`` run ended without a verdict (interrupted,
 or only oracle errors): nothing is written then.  A library that does not
 conform is the survey's content, not an error: ``plancheck run``'s status 1
 is expected.
+
+A report an earlier suite measured (its coverage counts differ from this plancheck's:
+:mod:`conformance.report.survey_stale`) is named on stderr with what differs -- it is
+still surveyed, but it and its known-deviations file must be re-measured.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from pathlib import Path
 
 from conformance.cli import backends_command
 from conformance.cli.messages import suggestion
-from conformance.report import survey_page, survey_upstream
+from conformance.report import survey_page, survey_stale, survey_upstream
 from conformance.report.survey import (
     SURVEY_LIBRARIES,
     SurveyError,
@@ -152,6 +156,21 @@ def _write_pages(reports: Path, backends: list[str]) -> int:
     return count
 
 
+def _warn_stale(reports: Path, backends: list[str]) -> None:
+    """Name on stderr each report an earlier suite measured (what differs)."""
+    current = survey_stale.current_counts()
+    for backend in backends:
+        document = json.loads((reports / f"{backend}.json").read_text(encoding="utf-8"))
+        differs = survey_stale.stale(document, backend, current)
+        if differs:
+            print(
+                f"plancheck survey: {backend}.json was measured by an earlier suite "
+                f"({'; '.join(differs)}): re-measure it (plancheck run --backend {backend} "
+                f"--profile ci --report {reports / backend}.json) and its .xfail",
+                file=sys.stderr,
+            )
+
+
 def main(arguments: argparse.Namespace) -> int:
     names = list(dict.fromkeys(arguments.measure))
     problem = _measure_problem(names) or _path_problem(arguments)
@@ -176,6 +195,7 @@ def main(arguments: argparse.Namespace) -> int:
     _write(Path(arguments.markdown), render_markdown(survey, upstream))
     _write(Path(arguments.html), render_survey_html(survey))
     pages = _write_pages(reports, [t.backend for t in survey.libraries])
+    _warn_stale(reports, [t.backend for t in survey.libraries])
     if readme.is_file():
         text = readme.read_text(encoding="utf-8")
         rewritten = with_readme_table(text, survey)

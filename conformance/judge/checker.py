@@ -4,7 +4,8 @@ A :class:`Checker` runs each call on the backend (:mod:`conformance.judge.runner
 classifies every disagreement into deviation classes (:mod:`conformance.findings`),
 records each class once with its count and smallest example, and raises at the end:
 :class:`NonConformance` (the backend is wrong), :class:`HungCall` (a call ran past
-the timeout: the check stops at once, no shrinking) or :class:`OracleFailed`
+the timeout or killed its process: a search stops at once, no shrinking; a deterministic
+list goes on and raises it at the end) or :class:`OracleFailed`
 (plancheck's own oracle failed).
 """
 
@@ -63,7 +64,9 @@ class NonConformance(AssertionError):
 
 
 class HungCall(BaseException):
-    """A backend call ran past the timeout: the check stops at once.
+    """A backend call ran past the timeout or killed its host: a hypothesis search stops
+    at once; a deterministic list of calls goes on with a fresh host and raises it at the
+    end (:attr:`Checker.stopped`, ``conformance.judge.checks``).
 
     A BaseException, so hypothesis does not shrink it (every retry of a hung
     call would hang again).
@@ -196,6 +199,9 @@ class Checker:
     skipped_result_hits: Counter = field(default_factory=Counter)
     #: (plan, class) -> the class record: kind, rule, count, size, example report
     classes: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+    #: the calls of a deterministic list that hung or crashed, the check going on after
+    #: each (``conformance.judge.checks``): the first is raised when the check ends
+    stopped: list[HungCall] = field(default_factory=list)
     _counting: bool = True
     _seen: set[Call] = field(default_factory=set)
     #: the counted calls judged conforming (a later pair of calls may fail one of them)
@@ -491,12 +497,53 @@ class Checker:
         examples = [e["example"] for e in entries if e["example"] is not None]
         return (examples or self.failures)[:limit]
 
+    def known_as_refusal(self, entry: Mapping[str, Any]) -> str | None:
+        """The known deviation covering a ``raises-<type>`` *entry* under a name the run
+        may give it, or None.
+
+        This check names an unexpected exception after a feature only on its own
+        evidence (:meth:`name_refusals`); the run's grouping weighs every check of the
+        operation (:func:`conformance.findings.finding.group`) and may name the same
+        calls after a feature another check saw refused -- the name the report prints
+        and a known-deviations file written from it lists.  So the item does not fail
+        on a name the run will not use: the entry counts as known here when, for every
+        feature set its calls need, some feature this check did not see supported (the
+        run names a class only after a feature no check got a result for) is covered
+        by a known deviation (``OP@FEATURE``).  The run's verdict stays the run's: a
+        class the run names ``raises-<type>`` and no deviation covers fails it
+        (:meth:`~conformance.pytest_plugin.aggregation.Aggregation.new_classes_found`).
+        """
+        if self.known is None or not str(entry["class"]).startswith("raises-"):
+            return None
+        signatures = entry.get("by_features") or {}
+        if not signatures:
+            return None
+        _, supported = refusal_evidence(self._due, self._raised)
+        reasons = []
+        for features in signatures:
+            reason = None
+            for feature in sorted(set(features) - supported):
+                finding = Finding(entry["operation"], entry["plan"], entry["kind"], feature,
+                                  entry["rule"], raised=entry["raised"])  # fmt: skip
+                reason = self.known(finding)
+                if reason is not None:
+                    reasons.append(f"{reason} (as {entry['operation']}@{feature})")
+                    break
+            if reason is None:
+                return None
+        return "; ".join(dict.fromkeys(reasons))
+
     def new_classes(self) -> list[dict[str, Any]]:
         """The recorded classes no known deviation covers, of a judged authority (the
         others are differences that do not fail) -- and a hang, a crash or an unreadable
         result whatever ``--judge`` says (:func:`~conformance.findings.authority.fails_the_run`:
-        no result could be judged)."""
+        no result could be judged).  A ``raises-<type>`` class a known deviation covers
+        under a feature's name the run may give it (:meth:`known_as_refusal`) is not new
+        here: the item is an expected failure, the run decides."""
         self.name_refusals()
+        for entry in self.classes.values():
+            if entry["known"] is None:
+                entry["known"] = self.known_as_refusal(entry)
         return [
             entry
             for entry in self.classes.values()
@@ -506,9 +553,13 @@ class Checker:
 
     def raise_findings(self) -> None:
         """:class:`NonConformance` with the first class's example and one line per
-        other class, when any class was recorded."""
+        other class, when any class was recorded -- or the first :class:`HungCall` of
+        :attr:`stopped` (a hang or a crash the check went on after): the item's status
+        is then the hang's or the crash's, as if the check had stopped there."""
         record_earlier(self, host_findings)
         self.name_refusals()
+        if self.stopped:
+            raise self.stopped[0]
         if not self.classes:
             return
         entries = sorted(self.classes.values(), key=lambda e: e["known"] is not None)

@@ -40,8 +40,12 @@ and smallest example; at the end a check with any class raises
 class), which the plugin turns into a failure, or an expected failure when a
 known deviation covers every class.  Calls needing a capability feature the
 backend does not support (:mod:`conformance.model.capabilities`) are counted, not
-judged.  A call that runs past the per-call timeout aborts the check at once
-(:class:`HungCall`, no shrinking: every retry would hang too); the oracle's
+judged.  A call that runs past the per-call timeout or kills the backend's process
+aborts a hypothesis search at once (:class:`HungCall`, no shrinking: every retry
+would hang too); a deterministic list of calls (boundary, witness and invalid
+examples) goes on after it with a fresh host and raises it at the end (up to
+:data:`MAX_STOPPED_IN_A_ROW` in a row, :data:`MAX_STOPPED_CALLS` in all), so a crash
+hides no call behind it; the oracle's
 own failures raise :class:`~conformance.judge.runner.OracleError` and are
 reported as oracle errors.
 
@@ -149,14 +153,40 @@ def search(strategy: Any, chosen: Any, kind: str, plan: OperationPlan,
         _VISITORS.pop()
 
 
+#: a deterministic list of calls stops at this many hangs or crashes in a row (a backend
+#: that hangs on every call is stopped soon: each hang costs the per-call timeout) ...
+MAX_STOPPED_IN_A_ROW = 3
+#: ... or at this many in all (paddle 3.3.1's Int32 pow hangs on the 5 boundary calls
+#: whose exponent is 2**31 - 1, spread over the 30 of its plan, the result-class witness
+#: INT32_AT_MAX among them)
+MAX_STOPPED_CALLS = 8
+
+
 def _judge_all(checker: Checker, deterministic: Any, finish: bool = True) -> None:
     """Judge every call of *deterministic*; oracle errors are raised at the end,
-    and so are the findings when *finish* (else a search goes on and raises them)."""
+    and so are the findings when *finish* (else a search goes on and raises them).
+
+    A call that hangs or crashes (:class:`HungCall`: the host is killed, the next call
+    starts a fresh one) does not end the list: the calls after it are judged too, so
+    a crash never hides the classes and the coverage of the calls behind it (a known
+    crash in a ``--xfail`` run leaves the coverage whole).  The hang is kept in
+    :attr:`Checker.stopped` and raised when the check ends; the
+    :data:`MAX_STOPPED_IN_A_ROW`-th in a row, or the :data:`MAX_STOPPED_CALLS`-th of the
+    check, stops the check at once.
+    """
+    in_a_row = 0
     for call in deterministic:
         try:
             checker.judge(call)
         except OracleError as error:
             checker.oracle_failure(error)
+        except HungCall as hung:
+            checker.stopped.append(hung)
+            in_a_row += 1
+            if in_a_row >= MAX_STOPPED_IN_A_ROW or len(checker.stopped) >= MAX_STOPPED_CALLS:
+                raise checker.stopped[0] from None  # the first, as at the end of the list
+            continue
+        in_a_row = 0
     if finish:
         checker.raise_findings()
     if checker.oracle_errors:

@@ -5,6 +5,14 @@ FILE`` should expect: after a re-measurement it is the report's classes, one lin
 class, its ``selector`` (the form ``--xfail`` reads) and, as the reason, its kind,
 authority and count.  ``python -m conformance.report.survey_xfail docs/backends/NAME.json``
 rewrites ``NAME.xfail`` beside the report.
+
+A class a library shows only in some runs -- an intermittent hang, whose call races the
+per-call timeout -- cannot be read from one report: the measured run is one draw.  Such
+classes are kept, each with its evidence as the reason, in ``NAME.intermittent`` beside
+the report (the same ``selector: reason`` lines, written by whoever saw the other runs);
+they are appended under a header of their own, so ``--xfail`` passes whichever of them
+a run meets.  A line there names a class as ``--xfail`` reads it: an operation without
+plans covers every plan of it.
 """
 
 from __future__ import annotations
@@ -19,8 +27,10 @@ from typing import Any
 __all__ = ["main", "xfail_text"]
 
 
-def xfail_text(report: Mapping[str, Any], backend: str) -> str:
-    """The known-deviations file of *backend*'s classes in *report*."""
+def xfail_text(report: Mapping[str, Any], backend: str, intermittent: str = "") -> str:
+    """The known-deviations file of *backend*'s classes in *report*, followed by the
+    *intermittent* classes (the text of ``NAME.intermittent``: its lines as they are,
+    comments included) under their own header."""
     versions = report.get("backend_versions") or {}
     lines = [
         f"# Known deviations of `{backend}` ({versions.get(backend, '?')}), generated from "
@@ -40,6 +50,14 @@ def xfail_text(report: Mapping[str, Any], backend: str) -> str:
             f"{c.get('kind', '?')} ({c.get('authority', '?')}{composed}), {c.get('count')} calls"
         )
         lines.append(f"{c['selector']}: {reason}")
+    if intermittent.strip():
+        lines += [
+            "",
+            f"# Intermittent classes (docs/backends/{backend}.intermittent): a run may or may "
+            "not show them;",
+            "# the measured run above is one draw.  Each reason is the evidence.",
+            *intermittent.strip().splitlines(),
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -51,7 +69,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         report = json.loads(path.read_text(encoding="utf-8"))
         backend = (report.get("backends") or [path.stem])[0]
         target = path.with_suffix(".xfail")
-        target.write_text(xfail_text(report, backend), encoding="utf-8")
+        extra = path.with_suffix(".intermittent")
+        intermittent = extra.read_text(encoding="utf-8") if extra.is_file() else ""
+        target.write_text(xfail_text(report, backend, intermittent), encoding="utf-8")
         print(f"{target}: {len(report.get('deviation_classes') or ())} classes")
     return 0
 

@@ -230,6 +230,7 @@ PUBLISHED: list[str] = [
     "pow@wrong-value:signed-zero",
     "recip@wrong-value:overflow",
     "recip@wrong-value:subnormal",
+    "reduce_max@wrong-value:nan-bits",
     "reduce_max@wrong-value:subnormal",
     "reduce_min@wrong-value:nan-bits",
     "reduce_min@wrong-value:subnormal",
