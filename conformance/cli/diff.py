@@ -38,6 +38,7 @@ incomplete (interrupted, or the oracle failed) and no disagreement was found.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import sys
@@ -443,11 +444,12 @@ def main(arguments: argparse.Namespace) -> int:
     if problem is not None:
         _say(f"plancheck diff: {problem}", file=sys.stderr)
         return 2
-    loaded: list[BackendHost] = []
+    loaded = [BackendHost(label) for label in labels]  # each backend only in its host
     try:
-        for label in labels:
-            host = BackendHost(label)  # the backend runs only in its host process
-            loaded.append(host)
+        for host in loaded:  # both import their backends at once; ensure() says how it went
+            with contextlib.suppress(Exception):
+                host.start()
+        for label, host in zip(labels, loaded):
             try:
                 declared = host.ensure().get("unsupported")
             except HostLoadError as error:
