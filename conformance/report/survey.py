@@ -529,9 +529,9 @@ METHOD = """\
 * **Every printed example reproduces alone.**  The example of a class is a call that
   fails by itself; where a case failed only inside a longer batch, the example is that
   batch (the judge repeats the case to the shortest length that shows the class).
-  `docs/backends/NAME_repro.py` holds one reproduction a class (the generated modules
-  run the printed example; the hand-written ones a call of the same cause, for a class
-  issue 27 folded the earlier report's example), and
+  `docs/backends/NAME_repro.py` holds one reproduction a class, generated from the
+  report (each runs the printed example exactly, its bits and shapes, through the
+  library's call as the adapter makes it), and
   `tests/test_survey_reproductions.py` runs them against every installed library.  A
   class no call of the library alone shows is listed, with why, instead of claimed.
 * **The whole configuration is recorded** in each report (`configuration`, read inside
