@@ -438,3 +438,45 @@ def test_a_class_no_call_alone_shows_is_printed_with_why(docs: Path) -> None:
     text = render_markdown(load_survey(docs / "backends", docs / "README.md"))
     assert "(1 class not alone: see below)" in text
     assert "* `torch` `add@hang`: only inside the run" in text
+
+
+GENERATED_MODULE = '''"""a generated reproduction module"""
+REPORT = "numpy-native.json"
+PUBLISHED: list[str] = [
+    # wrong value
+    "exp@wrong-value:many-ulps",
+]
+CALLS = {}
+'''
+
+
+def test_the_command_republishes_the_modules_and_known_deviations(docs: Path) -> None:
+    """`plancheck survey` rewrites each generated module's PUBLISHED list and each
+    library's .xfail from the reports; a module without PUBLISHED is left alone."""
+    reports = docs / "backends"
+    (reports / "numpy-native_repro.py").write_text(GENERATED_MODULE)
+    assert main(_survey(docs)) == 0
+    module = (reports / "numpy-native_repro.py").read_text()
+    assert '"exp@wrong-value:1-ulp",' in module
+    assert "many-ulps" not in module
+    assert module.endswith("CALLS = {}\n")  # the rest of the module as it was
+    assert (reports / "torch_repro.py").read_text() == "LIBRARY = 'torch'\n"
+    xfail = (reports / "torch.xfail").read_text()
+    assert f"add@{WRAPS}: " in xfail
+    assert "exp@wrong-value:1-ulp: " in (reports / "numpy-native.xfail").read_text()
+
+
+def test_the_classes_of_some_runs_are_printed_with_their_evidence(docs: Path) -> None:
+    """A library's ``.intermittent`` classes (met in other runs) are listed apart, with
+    the file's comments as the evidence, marked when the measured report has them too."""
+    (docs / "backends" / "torch.intermittent").write_text(
+        "# torch 9: add hung in 2 of 5 runs.\n"
+        "add@hang: intermittent hang (evidence above)\n"
+        f"add@{WRAPS}: seen in some runs\n"
+    )
+    assert main(_survey(docs)) == 0
+    page = (docs / "survey.md").read_text()
+    section = page.split("## Classes a library shows only in some runs", 1)[1].split("\n## ")[0]
+    assert f"* `torch`: `add@hang`, `add@{WRAPS}` (in this report). torch 9: add hung" in section
+    assert "`numpy-native`" not in section
+    assert "add@hang: intermittent hang" in (docs / "backends" / "torch.xfail").read_text()

@@ -7,7 +7,9 @@
 (:mod:`conformance.report.survey`): ``docs/survey.md`` and
 ``docs/survey.html`` by default, and rewrites the table of the README's section
 "Outside libraries, measured" (one row a library, from its report) and the generated
-section of each re-measured library's page ``DIR/<backend>.md``.  With
+section of each re-measured library's page ``DIR/<backend>.md``, each library's
+known-deviations file ``DIR/<backend>.xfail`` and the ``PUBLISHED`` list of each
+generated reproduction module ``DIR/<backend>_repro.py``.  With
 ``--measure NAME`` (repeatable) it first runs ``plancheck run --backend NAME
 --report DIR/NAME.json`` for each named library, so one command re-measures and regenerates.
 
@@ -34,7 +36,7 @@ from pathlib import Path
 
 from conformance.cli import backends_command
 from conformance.cli.messages import suggestion
-from conformance.report import survey_page, survey_stale, survey_upstream
+from conformance.report import survey_page, survey_repro, survey_stale, survey_upstream
 from conformance.report.survey import (
     SURVEY_LIBRARIES,
     SurveyError,
@@ -43,6 +45,7 @@ from conformance.report.survey import (
     with_readme_table,
 )
 from conformance.report.survey_html import render_survey_html
+from conformance.report.survey_xfail import write_xfail
 
 __all__ = ["EXIT_STATUS", "add_arguments", "main"]
 
@@ -195,6 +198,9 @@ def main(arguments: argparse.Namespace) -> int:
     _write(Path(arguments.markdown), render_markdown(survey, upstream))
     _write(Path(arguments.html), render_survey_html(survey))
     pages = _write_pages(reports, [t.backend for t in survey.libraries])
+    for t in survey.libraries:  # the known deviations and reproductions follow the reports
+        write_xfail(reports / f"{t.backend}.json")
+    republished = survey_repro.republish_all(reports, [t.backend for t in survey.libraries])
     _warn_stale(reports, [t.backend for t in survey.libraries])
     if readme.is_file():
         text = readme.read_text(encoding="utf-8")
@@ -206,6 +212,7 @@ def main(arguments: argparse.Namespace) -> int:
         f"({', '.join(t.backend for t in survey.libraries)}), "
         f"{len(survey.disagreements())} operations where they disagree: wrote "
         f"{arguments.markdown} and {arguments.html}, the table of {arguments.readme} and the "
-        f"generated section of {pages} library pages"
+        f"generated section of {pages} library pages; rewrote the .xfail files and the "
+        f"PUBLISHED lists of {len(republished)} reproduction modules"
     )
     return _WRITTEN

@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.findings.authority import AUTHORITIES, reported_class
+from conformance.findings.deviations import load_deviations
 from conformance.report import survey_headline, survey_upstream
 from conformance.report.spec_clauses import clause_for
 from oracle.planner import resolvable_plans
@@ -130,6 +131,11 @@ class LibraryTable:
     authorities: Mapping[str, str] = field(default_factory=dict)
     #: ``operation@class`` -> why no call of the library alone shows it (``NOT_ALONE``)
     not_alone: Mapping[str, str] = field(default_factory=dict)
+    #: the classes the library shows only in some runs (``<backend>.intermittent``):
+    #: ``(operation@class, reason)`` in the file's order, and the file's evidence (its
+    #: comment lines, joined)
+    intermittent: tuple[tuple[str, str], ...] = ()
+    intermittent_evidence: str = ""
 
     @property
     def conforming(self) -> int:
@@ -371,6 +377,21 @@ def not_alone_of(module: Path) -> dict[str, str]:
     return {}
 
 
+def intermittent_of(path: Path) -> tuple[tuple[tuple[str, str], ...], str]:
+    """The classes of a ``<backend>.intermittent`` file (``survey_xfail``'s format:
+    ``selector: reason`` lines, ``#`` comments) as ``(operation@class, reason)``, and its
+    comment lines joined as the evidence; nothing when there is no such file."""
+    if not path.is_file():
+        return (), ""
+    entries = tuple((f"{d.operation}@{d.cls}", d.reason) for d in load_deviations(path))
+    comments = [
+        line.lstrip("#").strip()
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.startswith("#")
+    ]
+    return entries, " ".join(c for c in comments if c)
+
+
 def _machine_of_record(configuration: Mapping[str, Any]) -> str:
     """The machine as the host recorded it: CPU, instruction-set extensions, cores."""
     found = configuration.get("machine") or {}
@@ -424,6 +445,7 @@ def _library_table(
         for c in document.get("deviation_classes") or ()
         if c.get("backend", backend) == backend and c.get("composed")
     )
+    intermittent = intermittent_of(directory / f"{backend}.intermittent")
     return LibraryTable(
         backend=backend,
         library=library,
@@ -443,6 +465,8 @@ def _library_table(
         headline_classes=tuple(survey_headline.headline_classes(document, backend)),
         authorities={f"{c['operation']}@{c['class']}": str(c["authority"]) for c in classes},
         not_alone=not_alone_of(directory / f"{backend}_repro.py"),
+        intermittent=intermittent[0],
+        intermittent_evidence=intermittent[1],
     )
 
 
@@ -529,9 +553,9 @@ METHOD = """\
 * **Every printed example reproduces alone.**  The example of a class is a call that
   fails by itself; where a case failed only inside a longer batch, the example is that
   batch (the judge repeats the case to the shortest length that shows the class).
-  `docs/backends/NAME_repro.py` holds one reproduction a class (the generated modules
-  run the printed example; the hand-written ones a call of the same cause, for a class
-  issue 27 folded the earlier report's example), and
+  `docs/backends/NAME_repro.py` holds one reproduction a class, generated from the
+  report (each runs the printed example exactly, its bits and shapes, through the
+  library's call as the adapter makes it), and
   `tests/test_survey_reproductions.py` runs them against every installed library.  A
   class no call of the library alone shows is listed, with why, instead of claimed.
 * **The whole configuration is recorded** in each report (`configuration`, read inside
@@ -667,6 +691,18 @@ def render_markdown(survey: Survey, upstream: Sequence[Any] | None = None) -> st
                   "Measured in the run, but not shown by any call of the library by itself "
                   "(so not claimed as the library's behaviour alone):", ""]  # fmt: skip
         lines += [f"* `{b}` `{k}`: {_md(why)}" for b, k, why in alone]
+    sometimes = [t for t in survey.libraries if t.intermittent]
+    if sometimes:
+        lines += ["", "## Classes a library shows only in some runs", "",
+                  "A measured run is one draw: these classes were met in other runs of the "
+                  "same code (`docs/backends/NAME.intermittent`, appended to `NAME.xfail`); "
+                  "the table and counts above are the measured run's.", ""]  # fmt: skip
+        for t in sometimes:
+            classes = ", ".join(
+                f"`{k}`" + (" (in this report)" if k in t.class_keys else "")
+                for k, _ in t.intermittent
+            )
+            lines.append(f"* `{t.backend}`: {classes}. {_md(t.intermittent_evidence)}")
     if upstream:
         lines += upstream_lines(survey, upstream)
     lines += [

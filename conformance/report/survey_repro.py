@@ -5,11 +5,15 @@ A module ``docs/backends/<backend>_repro.py`` whose reproductions are built by
 (``operation@class``, spelt as the report spells them).  After a re-measurement the
 list must be exactly the report's classes (``tests/test_survey_reproductions.py``);
 :func:`republish` rewrites it from the report, grouped by the class's kind, and leaves
-the rest of the module alone.  Modules with hand-written reproductions (no
-``PUBLISHED`` list) are not touched: :class:`NotGenerated` says so.
+the rest of the module alone.  All eight surveyed libraries' modules are generated
+(2026-12-06); a module without a ``PUBLISHED`` list (one written by hand, e.g. outside
+this repository) is not touched: :class:`NotGenerated` says so.
 
-``python -m conformance.report.survey_repro docs/backends/numpy-native_repro.py ...``
-rewrites each named module in place and prints what changed.
+``plancheck survey`` republishes every surveyed library's module that exists
+(:func:`republish_all`), so the survey, the known-deviations files and the modules
+always follow the same reports.  ``python -m conformance.report.survey_repro
+docs/backends/numpy-native_repro.py ...`` rewrites each named module in place and
+prints what changed.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-__all__ = ["NotGenerated", "published_block", "report_keys", "republish"]
+__all__ = ["NotGenerated", "published_block", "report_keys", "republish", "republish_all"]
 
 _PUBLISHED = re.compile(r"^PUBLISHED: list\[str\] = \[\n.*?^\]\n", re.MULTILINE | re.DOTALL)
 #: the kinds in the order the list groups them (a class spelling's head)
@@ -30,7 +34,8 @@ _KINDS = ("crash", "missing-exception", "wrong-exception", "warning", "wrong-val
 
 
 class NotGenerated(ValueError):
-    """The module has no ``PUBLISHED`` list: its reproductions are written by hand."""
+    """The module has no ``PUBLISHED`` list (or no ``REPORT``): it does not select its
+    classes from a report this tool can rewrite, so it is left as it is."""
 
 
 def report_keys(report: Path) -> list[str]:
@@ -74,8 +79,26 @@ def republish(module: Path) -> tuple[set[str], set[str]]:
         raise NotGenerated(f"{module}: no `PUBLISHED: list[str] = [...]` (hand-written)")
     old = set(re.findall(r'"([^"]+@[^"]+)"', match[0]))
     keys = report_keys(module.with_name(_report_name(text)))
-    module.write_text(text[: match.start()] + published_block(keys) + text[match.end() :])
+    rewritten = text[: match.start()] + published_block(keys) + text[match.end() :]
+    if rewritten != text:
+        module.write_text(rewritten, encoding="utf-8")
     return set(keys) - old, old - set(keys)
+
+
+def republish_all(reports: Path, backends: Sequence[str]) -> dict[str, tuple[set[str], set[str]]]:
+    """Republish ``reports/<backend>_repro.py`` for each of *backends* that has one and
+    whose report exists; (added, removed) keys by backend.  A backend without a module,
+    or whose module is not generated (:class:`NotGenerated`), is left out."""
+    changes: dict[str, tuple[set[str], set[str]]] = {}
+    for backend in backends:
+        module = reports / f"{backend}_repro.py"
+        if not module.is_file() or not (reports / f"{backend}.json").is_file():
+            continue
+        try:
+            changes[backend] = republish(module)
+        except NotGenerated:
+            continue
+    return changes
 
 
 def main(argv: Sequence[str] | None = None) -> int:

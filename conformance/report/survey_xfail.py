@@ -4,7 +4,8 @@
 FILE`` should expect: after a re-measurement it is the report's classes, one line a
 class, its ``selector`` (the form ``--xfail`` reads) and, as the reason, its kind,
 authority and count.  ``python -m conformance.report.survey_xfail docs/backends/NAME.json``
-rewrites ``NAME.xfail`` beside the report.
+rewrites ``NAME.xfail`` beside the report; ``plancheck survey`` rewrites every surveyed
+library's (:func:`write_xfail`).
 
 A class a library shows only in some runs -- an intermittent hang, whose call races the
 per-call timeout -- cannot be read from one report: the measured run is one draw.  Such
@@ -24,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["main", "xfail_text"]
+__all__ = ["main", "write_xfail", "xfail_text"]
 
 
 def xfail_text(report: Mapping[str, Any], backend: str, intermittent: str = "") -> str:
@@ -49,7 +50,8 @@ def xfail_text(report: Mapping[str, Any], backend: str, intermittent: str = "") 
         reason = (
             f"{c.get('kind', '?')} ({c.get('authority', '?')}{composed}), {c.get('count')} calls"
         )
-        lines.append(f"{c['selector']}: {reason}")
+        selector = c.get("selector") or f"{c['operation']}@{c['class']}"  # every plan
+        lines.append(f"{selector}: {reason}")
     if intermittent.strip():
         lines += [
             "",
@@ -61,18 +63,27 @@ def xfail_text(report: Mapping[str, Any], backend: str, intermittent: str = "") 
     return "\n".join(lines) + "\n"
 
 
+def write_xfail(path: Path) -> int:
+    """Rewrite ``NAME.xfail`` beside the report *path* (with ``NAME.intermittent``
+    appended where there is one); how many classes the report has."""
+    report = json.loads(path.read_text(encoding="utf-8"))
+    backend = (report.get("backends") or [path.stem])[0]
+    target = path.with_suffix(".xfail")
+    extra = path.with_suffix(".intermittent")
+    intermittent = extra.read_text(encoding="utf-8") if extra.is_file() else ""
+    text = xfail_text(report, backend, intermittent)
+    if not target.is_file() or target.read_text(encoding="utf-8") != text:
+        target.write_text(text, encoding="utf-8")
+    return len(report.get("deviation_classes") or ())
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("reports", nargs="+", type=Path)
     arguments = parser.parse_args(argv)
     for path in arguments.reports:
-        report = json.loads(path.read_text(encoding="utf-8"))
-        backend = (report.get("backends") or [path.stem])[0]
-        target = path.with_suffix(".xfail")
-        extra = path.with_suffix(".intermittent")
-        intermittent = extra.read_text(encoding="utf-8") if extra.is_file() else ""
-        target.write_text(xfail_text(report, backend, intermittent), encoding="utf-8")
-        print(f"{target}: {len(report.get('deviation_classes') or ())} classes")
+        count = write_xfail(path)
+        print(f"{path.with_suffix('.xfail')}: {count} classes")
     return 0
 
 

@@ -370,6 +370,7 @@ PUBLISHED: list[str] = [
     "neg@wrong-value:signed-zero",
     "pow@wrong-value:accuracy",
     "pow@wrong-value:infinity",
+    "pow@wrong-value:integer",
     "pow@wrong-value:signed-zero",
     "reduce_max@wrong-value:nan-bits",
     "reduce_max@wrong-value:shape",
