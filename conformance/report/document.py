@@ -34,6 +34,11 @@ __all__ = [
 ]
 
 REPORT_FORMAT = "plancheck-report/1"
+#: the folder that holds plancheck's packages (a checkout or site-packages), with its
+#: separator: a report names plancheck's own files below it -- an adapter's source in a
+#: library's traceback, a large call written beside a report inside the checkout -- so
+#: that a report measured in one checkout names no path of that machine
+CHECKOUT = str(Path(__file__).resolve().parents[2]) + os.sep
 
 
 class ReportWriter:
@@ -76,6 +81,7 @@ class ReportWriter:
             text = render_html(document)
         else:
             text = markdown_report(document, table)
+        text = text.replace(CHECKOUT, "")  # plancheck's own files, relative to its root
         descriptor, name = self._temporary()
         try:
             with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
