@@ -82,3 +82,15 @@ def test_a_failed_write_leaves_no_temp_file_and_keeps_the_old_report(tmp_path, m
         writer.write({}, ConformanceTable())
     assert report.read_text(encoding="utf-8") == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["out.md"]
+
+
+def test_a_report_names_plancheck_s_own_files_relative_to_its_root(tmp_path):
+    """A library's traceback through an adapter names the adapter's source by its path in
+    the checkout; the report names it relative to the checkout (no path of one machine)."""
+    from conformance.report.document import CHECKOUT
+
+    adapter = Path(CHECKOUT) / "backends" / "adapters" / "jax_cpu.py"
+    report = tmp_path / "out.json"
+    ReportWriter(report).write({"note": f'at loc("{adapter}":167:15)'}, ConformanceTable())
+    text = report.read_text(encoding="utf-8")
+    assert CHECKOUT not in text and 'loc(\\"backends/adapters/jax_cpu.py\\":167:15)' in text
