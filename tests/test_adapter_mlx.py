@@ -18,6 +18,7 @@ import backends  # noqa: E402
 from backends.adapters import mlx_cpu  # noqa: E402
 from backends.adapters.array_namespace import KERNELS  # noqa: E402
 from backends.errors import NotMeasured  # noqa: E402
+from conformance.host.client import BackendHost  # noqa: E402
 from conformance.judge.runner import Problem  # noqa: E402
 from oracle import DType, registered_operations  # noqa: E402
 
@@ -119,8 +120,22 @@ def test_arrays_of_other_dtypes_and_other_objects_are_refused(backend):
         backend.to_tensor(np.zeros(2, np.float32))
 
 
-def test_every_plan_runs_with_its_output_dtype(backend):
-    checks.plans_keep_their_output_dtype(backend, mlx_cpu.NOT_IN_MLX)
+def _empty_reduction(call) -> bool:
+    """mlx's empty reductions hang at random inside ``mx.eval`` (docs/backends/mlx.intermittent)."""
+    return call.operation in ("reduce_prod", "reduce_sum") and any(
+        getattr(a, "size", None) == 0 for a in call.args
+    )
+
+
+def test_every_plan_runs_with_its_output_dtype():
+    # in a host with a timeout: in this process such a hang stopped the whole suite
+    host = BackendHost("mlx")
+    try:
+        checks.plans_keep_their_output_dtype(
+            host, mlx_cpu.NOT_IN_MLX, timeout=10.0, may_hang=_empty_reduction
+        )
+    finally:
+        host.close()
 
 
 def test_results_are_the_library_s_own(backend):
