@@ -244,7 +244,7 @@ def test_every_rounding_mode_set_at_import_loads_and_is_named(tmp_path, monkeypa
 
 @pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="reads /proc/PID/environ")
 def test_a_host_keeps_freed_memory_unless_told_otherwise(monkeypatch):
-    from conformance.host.client import HOST_MALLOC
+    from conformance.host.malloc import SETTINGS
 
     def environ(host: BackendHost) -> dict[str, str]:
         host.ensure()
@@ -254,7 +254,7 @@ def test_a_host_keeps_freed_memory_unless_told_otherwise(monkeypatch):
     host = BackendHost("cpu")
     try:
         seen = environ(host)
-        assert {k: seen.get(k) for k in HOST_MALLOC} == HOST_MALLOC
+        assert {k: seen.get(k) for k in SETTINGS} == SETTINGS
         host.close()
         monkeypatch.setenv("MALLOC_TRIM_THRESHOLD_", "12345")  # the caller's own setting wins
         assert environ(host)["MALLOC_TRIM_THRESHOLD_"] == "12345"

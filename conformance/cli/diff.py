@@ -62,9 +62,14 @@ from conformance.generate import corpus as corpus_module
 from conformance.generate.strategies import calls, invalid_calls
 from conformance.generate.validation import invalid_examples
 from conformance.host.client import BackendHost, HostCrashed, HostLoadError, HostTimeout
-from conformance.host.wire import decode_tensor, rebuild_exception
 from conformance.judge.checks import applies, boundary_calls, search
-from conformance.judge.corpus_check import _chunks, _corpus_reference, _single_case, _to_array
+from conformance.judge.corpus_check import (
+    _chunks,
+    _corpus_reference,
+    _single_case,
+    _to_array,
+    hosted_result,
+)
 from conformance.judge.profiles import PROFILES
 from conformance.judge.runner import (
     OracleError,
@@ -308,12 +313,9 @@ def _run_chunk(backend: Any, plan: OperationPlan, chunk: Call, timeout: float | 
     exception rebuilt and raised here, a hang as :class:`HostTimeout`), or in this
     process for a backend object a caller of :func:`diff_plan` passes."""
     if isinstance(backend, BackendHost):
-        reply = backend.run(plan.operation, wire_arguments(chunk.args), {}, timeout, tag=chunk)
-        if reply["stage"] != "done":
-            if "raised" in reply:
-                raise rebuild_exception(reply["raised"])
-            raise TypeError(f"to_tensor returned {reply.get('not_tensor')}, not a Tensor")
-        return decode_tensor(reply["result"])
+        return hosted_result(
+            backend.run(plan.operation, wire_arguments(chunk.args), {}, timeout, tag=chunk)
+        )
     native = backend.execute(plan.operation, *(backend.from_tensor(a) for a in chunk.args))
     return backend.to_tensor(native)
 

@@ -44,9 +44,6 @@ LOAD_TIMEOUT = 300.0
 
 _LIVE: weakref.WeakSet[BackendHost] = weakref.WeakSet()
 
-#: glibc malloc settings of a host (the caller's own, when it sets them, win): freed
-#: memory is kept for the next call (:mod:`conformance.host.malloc` says why)
-HOST_MALLOC = malloc.SETTINGS
 
 #: the most pairs of calls :meth:`BackendHost.take_earlier` keeps (the latest)
 MAX_PAIRS = 1000

@@ -313,13 +313,20 @@ def _execute_hosted_chunk(checker: Checker, chunk: Call) -> Executed:
     finally:
         if checker.inflight is not None:
             checker.inflight(checker.test, None)
+    result = hosted_result(reply)
+    found = tuple(dict.fromkeys(reply.get("warnings", ())))
+    environment = tuple(reply.get("environment", ()))
+    return result, found, bool(reply.get("modified")), environment
+
+
+def hosted_result(reply: dict[str, Any]) -> Tensor:
+    """The result Tensor of a host's *reply* to a corpus chunk: the backend's exception
+    rebuilt and raised here, a result that is no Tensor as TypeError."""
     if reply["stage"] != "done":
         if "raised" in reply:
             raise rebuild_exception(reply["raised"])
         raise TypeError(f"to_tensor returned {reply.get('not_tensor')}, not a Tensor")
-    found = tuple(dict.fromkeys(reply.get("warnings", ())))
-    environment = tuple(reply.get("environment", ()))
-    return decode_tensor(reply["result"]), found, bool(reply.get("modified")), environment
+    return decode_tensor(reply["result"])
 
 
 def _narrow(checker: Checker, chunk: Call, faulty: Callable[[Call], bool]) -> Call:
