@@ -24,6 +24,16 @@ going through :class:`oracle.Tensor`, which holds Float32 values as Python
 objects (exact bits, a signalling NaN as :class:`oracle.binary32.SignallingNaN`,
 but slow for 2**20 elements at a time).
 
+Optional result buffer (:class:`ExecuteInto`): a backend with the numpy exchange
+may also have ``execute_into(operation, *args, out, accumulator_dtype=None,
+options=None) -> native``, ``execute`` with the result written into the native
+tensor *out* (of the result's dtype and shape, sharing memory with no operand),
+returning *out*.  The exhaustive sweep's host then gives the backend
+``from_numpy`` of the shared memory the judge reads (for the CPU backend: the
+array itself), so the result is never copied there; whatever the backend
+returns is read as its result, so one that ignores *out* is judged the same,
+only slower.
+
 Keeping bits through the Tensor exchange: read ``tensor.to_numpy()`` or
 ``tensor.bits()`` (never ``float(v)`` or a float64 array of ``tensor.values``,
 which quiet a signalling NaN), and build results with ``Tensor.from_numpy``
@@ -74,7 +84,7 @@ import numpy as np
 
 from oracle import OperationExecutionOptions, SimpleDType, Tensor
 
-__all__ = ["Backend", "NativeT", "NumpyExchange"]
+__all__ = ["Backend", "ExecuteInto", "NativeT", "NumpyExchange"]
 
 #: a backend's native tensor type (``numpy.ndarray`` for the CPU backend,
 #: :class:`~backends.generic.tensor.GenericTensor` for Generic)
@@ -122,4 +132,24 @@ class NumpyExchange(Protocol[NativeT]):
 
     def to_numpy(self, native: NativeT) -> np.ndarray:
         """A native tensor as a numpy array, bit for bit."""
+        ...
+
+
+@runtime_checkable
+class ExecuteInto(Protocol[NativeT]):
+    """The optional result buffer of a backend with ``NativeT`` tensors: ``execute``
+    writing into a tensor the caller owns (see the module docstring)."""
+
+    def execute_into(
+        self,
+        operation: str,
+        *args: Any,
+        out: NativeT,
+        accumulator_dtype: SimpleDType | None = None,
+        options: OperationExecutionOptions | None = None,
+    ) -> NativeT:
+        """*operation* on its forward arguments by the central plan, the result written
+        into *out* and *out* returned.  The errors of ``execute``, and TypeError or
+        ValueError when *out* is not a tensor of the result's dtype and shape or shares
+        memory with an operand, raised before anything is written into *out*."""
         ...

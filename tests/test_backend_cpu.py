@@ -13,7 +13,9 @@ from __future__ import annotations
 import itertools
 import math
 import os
+import re
 from fractions import Fraction
+from typing import ClassVar
 
 import gmpy2
 import numpy as np
@@ -1351,3 +1353,65 @@ def test_bit_copies_keep_signalling_nans_through_the_tensor_exchange(cpu, operat
     native = [cpu.from_tensor(a) if isinstance(a, Tensor) else a for a in call]
     result = cpu.to_tensor(cpu.execute(operation, *native))
     assert result.bits() == expected.result.bits()
+
+
+# -- execute_into: the optional result buffer (backends/protocol.py ExecuteInto) --------
+
+
+@pytest.mark.parametrize(
+    ("operation", "args", "out_dtype", "out_shape"),
+    [
+        ("exp", (np.linspace(-90, 90, 37, dtype=np.float32),), np.float32, (37,)),
+        ("exp", (np.arange(-5, 5, dtype=np.int32).reshape(2, 5),), np.float32, (2, 5)),
+        ("logical_not", (np.array([0.0, -0.0, 1.5, np.nan], np.float32),), np.bool_, (4,)),
+        ("relu", (np.array([-3, 0, 7], np.int32),), np.int32, (3,)),
+        ("add", (np.ones((3, 1), np.float32), np.arange(4, dtype=np.float32)), np.float32, (3, 4)),
+        ("reduce_sum", (np.arange(12, dtype=np.float32).reshape(3, 4), 1), np.float32, (3,)),
+        ("sin", (np.array(1.25, np.float32),), np.float32, ()),
+    ],
+)
+def test_execute_into_writes_the_result_of_execute_into_out(cpu, operation, args, out_dtype,
+                                                            out_shape):  # fmt: skip
+    expected = cpu.execute(operation, *args)
+    before = cpu.allocations
+    out = np.full(out_shape, 7, out_dtype)
+    returned = cpu.execute_into(operation, *args, out=out)
+    assert returned is out
+    assert out.tobytes() == expected.tobytes() and out.dtype == expected.dtype
+    assert cpu.allocations == before  # the result was not allocated: it is out
+    assert cpu.take_out() is None  # nothing left pending for the next call
+
+
+def test_execute_into_refuses_a_wrong_out_before_writing_into_it(cpu):
+    x = np.linspace(-1, 1, 8, dtype=np.float32)
+    for out, error, words in [
+        (np.zeros(8, np.int32), ValueError, "int32 array of shape (8,)"),  # the result's dtype
+        (np.zeros(9, np.float32), ValueError, "shape (9,)"),
+        (np.zeros(8, np.float64), TypeError, "float64"),  # not a cpu array
+        ([0.0] * 8, TypeError, "list"),
+        (np.zeros(16, np.float32)[::2], ValueError, "C-contiguous"),
+        (x, ValueError, "shares memory with an operand"),
+    ]:
+        before = np.array(out, copy=True)
+        with pytest.raises(error, match=re.escape(words)):
+            cpu.execute_into("exp", x, out=out)
+        assert np.array_equal(np.asarray(out), before)  # untouched
+    frozen = np.zeros(8, np.float32)
+    frozen.flags.writeable = False
+    with pytest.raises(ValueError, match="writeable"):
+        cpu.execute_into("exp", x, out=frozen)
+    assert cpu.take_out() is None  # a refused call leaves nothing pending
+    assert cpu.execute("exp", x).dtype == np.float32  # and the next call allocates
+
+
+def test_execute_into_copies_the_result_of_a_kernel_with_a_buffer_of_its_own():
+    class OwnBuffer(CPUBackend):
+        kernels: ClassVar = {**CPUBackend.kernels, "neg": lambda backend, plan, x: -np.asarray(x)}
+
+    backend = OwnBuffer()
+    x = np.array([1.5, -0.0, np.inf], np.float32)
+    out = np.zeros(3, np.float32)
+    assert backend.execute_into("neg", x, out=out) is out
+    assert out.view(np.uint32).tolist() == [0xBFC00000, 0x00000000, 0xFF800000]
+    with pytest.raises(ValueError, match="shape"):  # the same check after the kernel
+        backend.execute_into("neg", x, out=np.zeros(4, np.float32))

@@ -12,6 +12,8 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import sys
+from multiprocessing import resource_tracker
 
 import gmpy2
 import numpy as np
@@ -588,3 +590,85 @@ def test_the_fast_exchange_keeps_signalling_nans():
         assert run("neg", x).view(np.uint32).tolist() == out.view(np.uint32).tolist()
         (result,) = X.check_range(hosted, "neg:Float32", 0x7F800000, 0x7F800000 + 4096)
         assert result.non_conforming == 0 and not result.environment
+
+
+class _Into:
+    """A backend with the optional result buffer (``execute_into``); *how* it treats
+    *out*: ``"into"`` computes into it, ``"elsewhere"`` returns a new array and leaves
+    *out* alone, ``"scribble"`` writes garbage into *out* and returns a new array."""
+
+    name = "into"
+    how = "into"
+
+    def __init__(self):
+        import backends
+
+        self.cpu = backends.get("cpu")
+        self.outs = []  #: the out of each call
+
+    def from_tensor(self, tensor):
+        raise AssertionError("the sweep went through oracle.Tensor")
+
+    def to_tensor(self, native):
+        raise AssertionError("the sweep went through oracle.Tensor")
+
+    def from_numpy(self, array):
+        return array
+
+    def to_numpy(self, native):
+        return np.asarray(native)
+
+    def execute(self, operation, *args, **options):
+        return self.cpu.execute(operation, *args, **options)
+
+    def execute_into(self, operation, *args, out, **options):
+        self.outs.append(out)
+        if self.how == "into":
+            return self.cpu.execute_into(operation, *args, out=out, **options)
+        if self.how == "scribble":
+            out.view(np.uint8)[:] = 0xA5
+        return self.cpu.execute(operation, *args, **options)
+
+
+class _IntoElsewhere(_Into):
+    how = "elsewhere"
+
+
+class _IntoScribble(_Into):
+    how = "scribble"
+
+
+@pytest.mark.parametrize("label", ["_Into", "_IntoElsewhere", "_IntoScribble"])
+@pytest.mark.parametrize(("plan", "start"), [("exp:Float32", 0x42AE0000),
+                                             ("logical_not:Float32", 0x7F7FF000),
+                                             ("exp:Int32", 0xFFFFF000)])  # fmt: skip
+def test_the_host_offers_its_shared_memory_as_the_result_buffer(label, plan, start):
+    from conformance.exhaustive.compare import split_plan
+    from conformance.host.segment import Segment
+    from conformance.host.server import Host
+
+    op, dtype = split_plan(plan)
+    numpy_dtype = "<f4" if dtype == "Float32" else "<i4"
+    host = Host()
+    host.load(f"test_exhaustive_unit:{label}")
+    segment = Segment.create(1 << 16)
+    try:
+        reply = host.sweep(op, segment.name, numpy_dtype, 4096, start)
+        where, result_dtype, shape = reply["result"]
+        assert where == "segment" and shape == (4096,) and "raised" not in reply
+        got = segment.view(result_dtype, 4096, output=True)
+        patterns = V.bit_patterns(start, start + 4096).view(numpy_dtype)
+        expected = host.backend.cpu.execute(op, patterns)
+        assert got.dtype == expected.dtype and got.tobytes() == expected.tobytes()
+        (out,) = host.backend.outs  # offered once: the segment's outputs half, typed
+        assert out.dtype == expected.dtype and out.shape == (4096,)
+        attached = host.segments[segment.name]  # the host's mapping of the judge's segment
+        assert out.ctypes.data == attached.view(np.uint8, 1, output=True).ctypes.data
+    finally:
+        for attached in host.segments.values():
+            attached.close()
+        if sys.version_info < (3, 13):  # attaching here dropped the owner's registration
+            resource_tracker.register(segment.memory._name, "shared_memory")
+        segment.close()
+    (checked,) = X.check_range(f"test_exhaustive_unit:{label}", plan, start, start + 4096)
+    assert checked.ok and checked.non_conforming == 0

@@ -16,11 +16,12 @@ import backends
 from backends.cpu import CPUBackend
 from backends.generic import GenericBackend
 from backends.generic.tensor import GenericTensor
-from backends.protocol import Backend, NumpyExchange
+from backends.protocol import Backend, ExecuteInto, NumpyExchange
 from oracle import DType, Tensor
 
 cpu: Backend[np.ndarray] = CPUBackend()
 cpu_exchange: NumpyExchange[np.ndarray] = CPUBackend()
+cpu_into: ExecuteInto[np.ndarray] = CPUBackend()
 generic: Backend[GenericTensor] = GenericBackend()
 loaded: Backend[Any] = backends.get("generic")
 
@@ -37,6 +38,11 @@ def generic_round_trip(tensor: Tensor) -> Tensor:
 
 def cpu_chunk(array: np.ndarray) -> np.ndarray:
     return cpu_exchange.to_numpy(cpu.execute("neg", cpu_exchange.from_numpy(array)))
+
+
+def cpu_chunk_into(array: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """The sweep's host: the result written into memory the caller owns."""
+    return cpu_into.execute_into("neg", array, out=out)
 
 
 EXAMPLE = Tensor(DType.Float32, (1,), (1.5,))

@@ -33,6 +33,7 @@ family: :mod:`~backends.cpu.elementwise`, :mod:`~backends.cpu.transcendental`,
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import numpy as np
@@ -65,6 +66,11 @@ class CPUBackend(KernelBackend):
     name = "cpu"
     kernels = KERNELS
 
+    def __init__(self) -> None:
+        super().__init__()
+        #: the out of an ``execute_into`` in progress, per thread (see :meth:`take_out`)
+        self._pending = threading.local()
+
     def dtype_of(self, value: Any) -> DType | None:
         """The dtype of a native tensor; None for anything that is not an array.
 
@@ -95,6 +101,56 @@ class CPUBackend(KernelBackend):
             return super().execute(
                 operation, *args, accumulator_dtype=accumulator_dtype, options=options
             )
+
+    def execute_into(
+        self,
+        operation: str,
+        *args: Any,
+        out: np.ndarray,
+        accumulator_dtype: SimpleDType | None = None,
+        options: OperationExecutionOptions | None = None,
+    ) -> np.ndarray:
+        """``execute`` with the result written into the array *out*, which is returned
+        (the optional ``ExecuteInto`` of backends/protocol.py; the exhaustive sweep's
+        host passes the shared memory its judge reads).
+
+        *out* must be a plain, writeable, C-contiguous array of the result's dtype and
+        shape that shares no memory with an array operand: TypeError for anything that
+        is not one of this backend's arrays, ValueError otherwise -- raised before
+        anything is written into *out* (these checks come before the call is planned).  A kernel
+        that does not build its result in a buffer of its own computes it as
+        ``execute`` does and it is copied into *out*.
+        """
+        self.dtype_of(out)  # TypeError for anything but a cpu array
+        if not isinstance(out, np.ndarray):
+            raise TypeError(f"out must be a numpy array, not {type(out).__name__}")
+        if not (out.flags.writeable and out.flags.c_contiguous):
+            raise ValueError("out must be a writeable C-contiguous array")
+        if any(isinstance(a, np.ndarray) and np.shares_memory(a, out) for a in args):
+            raise ValueError("out shares memory with an operand: pass a separate array")
+        self._pending.out = out
+        try:
+            result = self.execute(
+                operation, *args, accumulator_dtype=accumulator_dtype, options=options
+            )
+        finally:
+            self._pending.out = None
+        if result is not out:
+            if result.dtype != out.dtype or result.shape != out.shape:
+                raise ValueError(
+                    f"out is a {out.dtype} array of shape {out.shape}; the result of this "
+                    f"call is {result.dtype} of shape {result.shape}"
+                )
+            np.copyto(out, result)
+        return out
+
+    def take_out(self) -> np.ndarray | None:
+        """The *out* of the ``execute_into`` call in progress on this thread, handed to
+        the first result allocation of its kernel (:func:`elementwise.new_array`) and
+        then no more; None when there is none."""
+        out = getattr(self._pending, "out", None)
+        self._pending.out = None
+        return out
 
     def from_tensor(self, tensor: Tensor) -> np.ndarray:
         if not isinstance(tensor, Tensor):

@@ -57,9 +57,20 @@ LEAKY_RELU_SLOPE = np.array(0x3C23D70A, dtype=U32).view(F32)[()]
 
 
 def new_array(backend: Any, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
-    """Count one result allocation on *backend*, then allocate it."""
-    backend.allocated()
-    return np.empty(shape, dtype)
+    """The array a kernel writes its result into: the *out* of the caller's
+    ``execute_into`` when one is pending (ValueError when it has another dtype or
+    shape, before anything is written), else a new one, counted as one result
+    allocation on *backend*."""
+    out = backend.take_out() if hasattr(backend, "take_out") else None
+    if out is None:
+        backend.allocated()
+        return np.empty(shape, dtype)
+    if out.dtype != dtype or out.shape != tuple(shape):
+        raise ValueError(
+            f"out is a {out.dtype} array of shape {out.shape}; the result of this call "
+            f"is {np.dtype(dtype)} of shape {tuple(shape)}"
+        )
+    return out
 
 
 def _shape(value: Any) -> tuple[int, ...]:

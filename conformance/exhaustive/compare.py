@@ -139,7 +139,7 @@ def ordinal(bits: np.ndarray) -> np.ndarray:
 def compare_chunk(
     op: str,
     dtype: str,
-    patterns: np.ndarray,
+    lo: int,
     float_at: Callable[[np.ndarray], np.ndarray],
     expected: np.ndarray,
     actual: np.ndarray,
@@ -149,14 +149,18 @@ def compare_chunk(
 ) -> None:
     """Accumulate the comparison of one chunk into *result*.
 
-    *float_at(positions)* is the Float32 input at those positions of the
-    chunk (needed only where a budget is weighed against exact points).
+    The chunk's inputs are the bit patterns ``lo, lo + 1, ...``, one for each element
+    of *expected*: the input at position ``i`` is the pattern ``lo + i`` (the chunk's
+    patterns are never needed whole here).  *float_at(positions)* is the Float32
+    input at those positions of the chunk (needed only where a budget is weighed
+    against exact points, or an error measured).
     """
-    result.inputs += int(patterns.size)
+    count = int(expected.size)
+    result.inputs += count
     actual = np.asarray(actual)
     if actual.shape != expected.shape or actual.dtype != expected.dtype:
-        result.non_conforming += int(patterns.size)
-        result.not_correctly_rounded += int(patterns.size)
+        result.non_conforming += count
+        result.not_correctly_rounded += count
         result.error = (
             f"backend returned {actual.dtype}{list(actual.shape)}, "
             f"expected {expected.dtype}{list(expected.shape)}"
@@ -169,7 +173,7 @@ def compare_chunk(
             result.not_correctly_rounded += int(wrong.size)
             e = expected[wrong].astype(np.int64).astype(np.uint32)
             a = actual[wrong].astype(np.int64).astype(np.uint32)
-            _keep(result, patterns[wrong], e, a, [None] * wrong.size)
+            _keep(result, _pattern(lo, wrong), e, a, [None] * wrong.size)
         return
     e_bits, a_bits = expected.view(np.uint32), actual.view(np.uint32)
     wrong = np.flatnonzero(e_bits != a_bits)
@@ -207,16 +211,21 @@ def compare_chunk(
     result.non_conforming += int((~conforming).sum())
     measured = np.flatnonzero((distance >= 0) & ~e_nan)  # neither side a NaN
     if measured.size:
-        _measure(op, patterns, float_at, wrong[measured], e[measured], a[measured],
+        _measure(op, lo, float_at, wrong[measured], e[measured], a[measured],
                  distance[measured], result)  # fmt: skip
     bad = ~conforming
     ulps = [None if d < 0 else int(d) for d in distance[bad][:KEEP].tolist()]
-    _keep(result, patterns[wrong[bad]], e[bad], a[bad], ulps)
+    _keep(result, _pattern(lo, wrong[bad]), e[bad], a[bad], ulps)
+
+
+def _pattern(lo: int, positions: np.ndarray) -> np.ndarray:
+    """The input bit patterns at *positions* of the chunk that starts at pattern *lo*."""
+    return (positions.astype(np.int64) + lo).astype(np.uint32)
 
 
 def _measure(
     op: str,
-    patterns: np.ndarray,
+    lo: int,
     float_at: Callable[[np.ndarray], np.ndarray],
     where: np.ndarray,
     e: np.ndarray,
@@ -239,14 +248,14 @@ def _measure(
     k = int(np.argmax(error))
     if result.max_error is None or error[k] > result.max_error:
         result.max_error = float(error[k])
-        result.worst_error = [int(patterns[where[k]]), int(e[k]), int(a[k]), float(error[k])]
+        result.worst_error = [lo + int(where[k]), int(e[k]), int(a[k]), float(error[k])]
     peak = int(distance.max())
     at_peak = np.flatnonzero(distance == peak)
     j = int(at_peak[int(np.argmax(error[at_peak]))])  # the worst input at that distance
     held = (result.max_ulp, result.worst[4]) if result.worst is not None else (-1, -1.0)
     if (peak, float(error[j])) > held:
         result.max_ulp = peak
-        result.worst = [int(patterns[where[j]]), int(e[j]), int(a[j]), peak, float(error[j])]
+        result.worst = [lo + int(where[j]), int(e[j]), int(a[j]), peak, float(error[j])]
 
 
 def count_mismatches(
@@ -289,24 +298,27 @@ def _keep(
 
 
 def expected_chunk(
-    op: str, dtype: str, lo: int, hi: int, patterns: np.ndarray, plateaus: bool
-) -> tuple[np.ndarray, np.ndarray, Callable[[np.ndarray], np.ndarray]]:
-    """(inputs, expected outputs, float_at) of one chunk of a plan."""
+    op: str, dtype: str, lo: int, hi: int, plateaus: bool
+) -> tuple[np.ndarray, Callable[[np.ndarray], np.ndarray]]:
+    """(expected outputs, float_at) of the chunk of a plan whose inputs are the bit
+    patterns ``lo <= b < hi``: *float_at(positions)* is the Float32 input at those
+    positions (an Int32 input converted).  The chunk's patterns are made here only
+    where the reference needs them whole (relu:Int32, an Int32 plan without
+    plateaus): the Float32 reference and the Int32 plateaus make their own."""
     if dtype == "Float32":
-        inputs = patterns.view(np.float32)
-        return inputs, V.certified_range(op, lo, hi), lambda where: inputs[where]
-    inputs = patterns.view(np.int32)
+        return V.certified_range(op, lo, hi), lambda where: _pattern(lo, where).view(np.float32)
 
     def float_at(where: np.ndarray) -> np.ndarray:
-        return V.int32_to_float32(inputs[where])
+        return V.int32_to_float32(_pattern(lo, where).view(np.int32))
 
     if plateaus and op != "relu":
         expected, evaluated = exhaustive_int32.expected(op, lo, hi)
         V.STATS["evaluated"] += evaluated
-        return inputs, expected, float_at
+        return expected, float_at
+    inputs = V.bit_patterns(lo, hi).view(np.int32)
     if op == "relu":
-        return inputs, V.certified_int32(op, inputs), float_at
-    return inputs, V.certified(op, V.int32_to_float32(inputs)), float_at
+        return V.certified_int32(op, inputs), float_at
+    return V.certified(op, V.int32_to_float32(inputs)), float_at
 
 
 #: the functions that determine a plan's expected values and verdicts: the digest's roots

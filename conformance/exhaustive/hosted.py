@@ -26,6 +26,7 @@ from collections import deque
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from conformance.host.client import (
     BackendHost,
@@ -93,22 +94,35 @@ class HostedRunner:
     def submit(self, op: str, inputs: np.ndarray, start: int | None = None) -> None:
         """Start *op* on the 1-D float32 or int32 *inputs* in the host (no waiting);
         ValueError when :data:`SLOTS` calls are already pending.  With *start*, *inputs*
-        are the bit patterns ``start, start + 1, ...`` and the host makes them itself:
-        only the range crosses (the sweep's chunks are such ranges)."""
+        are the bit patterns ``start, start + 1, ...``: only the range crosses
+        (:meth:`submit_range`)."""
+        inputs = np.ascontiguousarray(inputs).reshape(-1)
+        if start is not None:
+            self.submit_range(op, inputs.dtype, start, int(inputs.size))
+            return
+        segment = self._slot(inputs.nbytes)
+        segment.view(np.uint8, inputs.nbytes, output=False)[:] = inputs.view(np.uint8)
+        self._send(("sweep", op, segment.name, inputs.dtype.str, int(inputs.size)))
+
+    def submit_range(self, op: str, dtype: npt.DTypeLike, start: int, count: int) -> None:
+        """Start *op* in the host on the *count* bit patterns ``start, start + 1, ...``
+        as *dtype* (float32 or int32): the host makes them itself, nothing but the range
+        crosses (the sweep's chunks are such ranges; its judge never makes them)."""
+        dtype = np.dtype(dtype)
+        segment = self._slot(count * dtype.itemsize)
+        self._send(("sweep", op, segment.name, dtype.str, int(count), int(start)))
+
+    def _slot(self, nbytes: int) -> Segment:
+        """The segment of the next call (ValueError when every slot is pending)."""
         if len(self._pending) == SLOTS:
             raise ValueError(f"{SLOTS} calls are pending: collect one first")
         if not self._pending and not self.host.alive:
             self.host.ensure()  # a fresh host after a hang or a crash
-        slot = self._next % SLOTS
-        inputs = np.ascontiguousarray(inputs).reshape(-1)
-        segment = self._room(slot, inputs.nbytes)
-        request: tuple[Any, ...] = ("sweep", op, segment.name, inputs.dtype.str, int(inputs.size))
-        if start is None:
-            segment.view(np.uint8, inputs.nbytes, output=False)[:] = inputs.view(np.uint8)
-        else:
-            request += (int(start),)
+        return self._room(self._next % SLOTS, nbytes)
+
+    def _send(self, request: tuple[Any, ...]) -> None:
         self.host.send(request)
-        self._pending.append((slot, time.monotonic()))
+        self._pending.append((self._next % SLOTS, time.monotonic()))
         self._next += 1
 
     def discard(self) -> None:

@@ -313,18 +313,19 @@ class _Call:
     (None, the error's text)."""
 
     def __init__(self, run: Callable[[str, np.ndarray], np.ndarray], op: str,
-                 inputs: np.ndarray, start: int) -> None:  # fmt: skip
+                 dtype: type[np.generic], lo: int, hi: int) -> None:  # fmt: skip
         self.run, self.op = run, op
         self.elapsed = 0.0  #: an in-process call's wall time
-        # the backend gets its own copy of the inputs: one that writes into them cannot
-        # change the offenders reported or what the next backend sees
-        self.inputs = inputs if isinstance(run, HostedRunner) else inputs.copy()
         self.failure: BaseException | None = None
         if isinstance(run, HostedRunner):
             try:
-                run.submit(op, inputs, start=start)  # the host makes the patterns
+                run.submit_range(op, dtype, lo, hi - lo)  # the host makes the patterns
             except (HostCrashed, HostTimeout, HostLoadError) as error:
                 self.failure = error
+        else:
+            # the backend's own patterns: one that writes into its inputs changes nothing
+            # the judge reads or another backend sees
+            self.inputs = V.bit_patterns(lo, hi).view(dtype)
 
     def finish(self) -> tuple[Any, str | None]:
         try:
@@ -417,13 +418,12 @@ def check_range(
     input_dtype = np.float32 if dtype == "Float32" else np.int32
     stopped = [False] * len(runs)
 
-    def begin(lo: int) -> tuple[int, int, np.ndarray, list[_Call | None]]:
+    def begin(lo: int) -> tuple[int, int, list[_Call | None]]:
         """Start the calls of the chunk at *lo* (hosted backends start computing)."""
         hi = min(lo + chunk, stop)
-        patterns = V.bit_patterns(lo, hi)
-        calls = [None if done else _Call(run, op, patterns.view(input_dtype), lo)
+        calls = [None if done else _Call(run, op, input_dtype, lo, hi)
                  for run, done in zip(runs, stopped)]  # fmt: skip
-        return lo, hi, patterns, calls
+        return lo, hi, calls
 
     scalar_before = V.STATS["scalar"]
     began = time.perf_counter()
@@ -431,11 +431,11 @@ def check_range(
     following = begin(start) if starts else None
     for index in range(len(starts)):
         assert following is not None
-        lo, hi, patterns, calls = following
+        lo, hi, calls = following
         # the next chunk starts in the hosts now: they work while this one is judged
         following = begin(starts[index + 1]) if index + 1 < len(starts) else None
         t0 = time.perf_counter()
-        _, expected, float_at = expected_chunk(op, dtype, lo, hi, patterns, plateaus)
+        expected, float_at = expected_chunk(op, dtype, lo, hi, plateaus)
         results[0].oracle_seconds += time.perf_counter() - t0
         for i, (call, result) in enumerate(zip(calls, results)):
             if call is None or stopped[i]:
@@ -451,13 +451,13 @@ def check_range(
                 continue
             if error is not None:  # the backend raised: non-conforming on the whole chunk
                 result.error = result.error or error
-                result.inputs += int(patterns.size)
-                result.non_conforming += int(patterns.size)
-                result.not_correctly_rounded += int(patterns.size)
+                result.inputs += hi - lo
+                result.non_conforming += hi - lo
+                result.not_correctly_rounded += hi - lo
                 continue
             if i == 0:
                 result.backend_seconds += call.seconds
-            compare_chunk(op, dtype, patterns, float_at, expected, actual,
+            compare_chunk(op, dtype, lo, float_at, expected, actual,
                           result.ulp_budget, result, rounded)  # fmt: skip
         if progress is not None:
             progress(hi - lo)

@@ -37,6 +37,7 @@ exception class names and messages, warning texts and finding class names.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import threading
@@ -57,7 +58,7 @@ from conformance.host.wire import encode_array, encode_tensor, raised_error, ten
 from conformance.model import configuration
 from conformance.model.capabilities import declared_by
 from conformance.model.versions import backend_version
-from oracle import Tensor
+from oracle import DType, Tensor, resolve_operation_plan
 
 __all__ = ["Host", "main", "sweep_call"]
 
@@ -298,10 +299,14 @@ class Host:
         """One chunk of the exhaustive sweep: *count* inputs of *dtype* (``<f4``, ``<i4``)
         in the inputs half of the judge's segment *name*; the result's raw bytes go to
         its outputs half (``("segment", dtype, shape)``) or, when they do not fit, into
-        the reply (``("bytes", dtype, shape, raw)``).  The reply also carries the
-        backend's exception (``raised``) and the environment findings around the call.
-        Warnings are not judged by the sweep: they are ignored."""
+        the reply (``("bytes", dtype, shape, raw)``).  A backend with ``execute_into``
+        computes straight into the outputs half (:func:`sweep_call`): nothing is copied.
+        The reply also carries the backend's exception (``raised``) and the environment
+        findings around the call.  Warnings are not judged by the sweep: they are
+        ignored."""
         segment = self._segment(name)
+        result_dtype = _result_dtype(operation, dtype)
+        outputs = None if result_dtype is None else segment.view(result_dtype, count, output=True)
         if start is not None:  # the bit patterns start, start + 1, ...: made here
             inputs = self._patterns(start, count).view(dtype)
         else:
@@ -318,7 +323,7 @@ class Host:
             try:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
-                    result = sweep_call(self.backend, operation, inputs)
+                    result = sweep_call(self.backend, operation, inputs, out=outputs)
             except BaseException as error:  # judged by the judge
                 reply["raised"] = raised_error(error)
             finally:
@@ -411,16 +416,28 @@ _AS: dict[str, np.dtype[Any]] = {
 }
 
 
-def sweep_call(backend: Any, operation: str, inputs: np.ndarray) -> np.ndarray:
+def sweep_call(
+    backend: Any, operation: str, inputs: np.ndarray, out: np.ndarray | None = None
+) -> np.ndarray:
     """*operation* of *backend* on the 1-D array *inputs* (float32 or int32), as an array
     read by bits: through the backend's optional numpy exchange (``from_numpy``,
     ``to_numpy``: backends/protocol.py) when it has one, else through
     :class:`oracle.Tensor` built and read with integer operations only
-    (:func:`conformance.host.wire.tensor_of_bits`, :func:`encode_tensor`)."""
+    (:func:`conformance.host.wire.tensor_of_bits`, :func:`encode_tensor`).
+
+    With *out* (an array of the inputs' shape and dtype, unaliased) and a backend that
+    also has ``execute_into`` (:class:`backends.protocol.ExecuteInto`), the backend is
+    asked to write its result into *out*; what it returns is the result read, whether
+    or not that is *out* (:func:`_place` copies only what is elsewhere)."""
     if callable(getattr(backend, "from_numpy", None)) and callable(
         getattr(backend, "to_numpy", None)
     ):
-        native = backend.execute(operation, backend.from_numpy(inputs))
+        if out is not None and callable(getattr(backend, "execute_into", None)):
+            native = backend.execute_into(
+                operation, backend.from_numpy(inputs), out=backend.from_numpy(out)
+            )
+        else:
+            native = backend.execute(operation, backend.from_numpy(inputs))
         return np.asarray(backend.to_numpy(native))
     name = "Float32" if inputs.dtype == np.float32 else "Int32"
     tensor = tensor_of_bits(name, inputs.shape, inputs.tobytes())
@@ -431,13 +448,27 @@ def sweep_call(backend: Any, operation: str, inputs: np.ndarray) -> np.ndarray:
     return np.frombuffer(raw, _WIRE_DTYPES[kind]).view(_AS[kind]).reshape(shape)
 
 
+@functools.cache
+def _result_dtype(operation: str, dtype: str) -> np.dtype[Any] | None:
+    """The numpy dtype of the central plan's result of unary *operation* on a tensor of
+    numpy dtype *dtype* (``<f4``, ``<i4``): the dtype of the *out* the sweep offers the
+    backend.  None where the planner has no plan (the backend's own call raises then)."""
+    try:
+        plan = resolve_operation_plan(operation, {"<f4": DType.Float32, "<i4": DType.Int32}[dtype])
+    except Exception:
+        return None
+    return _AS.get(plan.output.name)
+
+
 def _place(segment: Segment, result: np.ndarray) -> tuple[Any, ...]:
     """Where the judge reads *result*'s bytes: the segment's outputs half, or the reply."""
     if result.dtype.kind not in "biufc":
         raise TypeError(f"the backend returned an array of dtype {result.dtype}, not numbers")
     raw = np.ascontiguousarray(result).reshape(-1).view(np.uint8)
     if raw.size <= segment.half:
-        segment.view(np.uint8, raw.size, output=True)[:] = raw
+        outputs = segment.view(np.uint8, raw.size, output=True)
+        if raw.ctypes.data != outputs.ctypes.data:  # not computed in place: copied
+            outputs[:] = raw
         return ("segment", result.dtype.str, result.shape)
     return ("bytes", result.dtype.str, result.shape, raw.tobytes())
 
