@@ -22,6 +22,8 @@ In one run, alternately (issue 29, item 4):
   time of evaluating every one of the 2**32 inputs once);
 * with ``--cli``: the real thing, ``plancheck exhaustive --op OP --dtype D --jobs N
   --fresh``, its wall time and its ratio to the floor;
+* with ``--baseline CHECKOUT``: the same command of another checkout (the commit
+  before the sweep moved into the host, c479559: the issue's "before"), each round;
 * with ``--transfer``: one chunk's round trip to a child process through the pipe and
   through shared memory (the evidence for :mod:`conformance.host.segment`).
 
@@ -155,8 +157,9 @@ def floor_seconds(plan: str, every: int) -> float:
     return seconds * every
 
 
-def cli_sweep(backend: str, plan: str, jobs: int) -> float:
-    """Wall seconds of ``plancheck exhaustive --jobs JOBS --fresh`` over every input."""
+def cli_sweep(backend: str, plan: str, jobs: int, root: Path = ROOT) -> float:
+    """Wall seconds of ``plancheck exhaustive --jobs JOBS --fresh`` over every input, of
+    the checkout at *root* (this one, or ``--baseline``'s)."""
     op, dtype = split_plan(plan)
     with tempfile.TemporaryDirectory() as where:
         began = time.perf_counter()
@@ -164,7 +167,8 @@ def cli_sweep(backend: str, plan: str, jobs: int) -> float:
             [sys.executable, "-m", "conformance.cli", "exhaustive", "--backend", backend,
              "--op", op, "--dtype", dtype, "--jobs", str(jobs), "--fresh", "--no-progress",
              "--state", str(Path(where) / "state.jsonl")],
-            capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+            capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(root)),
+            cwd=where,
         )  # fmt: skip
         wall = time.perf_counter() - began
     if done.returncode != 0:
@@ -264,6 +268,7 @@ def measure_plan(arguments: argparse.Namespace, plan: str) -> dict[str, Any]:
     }
     floors: list[float] = []
     cli: list[float] = []
+    baseline: list[float] = []
     loads: list[list[float]] = []
     for number in range(arguments.rounds):
         loads.append(common.load_average())
@@ -275,9 +280,13 @@ def measure_plan(arguments: argparse.Namespace, plan: str) -> dict[str, Any]:
         floors.append(round(floor_seconds(plan, arguments.floor_sample), 2))
         if arguments.cli:
             cli.append(round(cli_sweep(arguments.backend, plan, arguments.jobs), 2))
+        if arguments.baseline:
+            baseline.append(round(cli_sweep(arguments.backend, plan, arguments.jobs,
+                                            Path(arguments.baseline)), 2))  # fmt: skip
         print(f"{plan} round {number + 1}: in-process {runs['in-process']['wall'][-1]} s, "
               f"hosted {runs['hosted']['wall'][-1]} s, floor {floors[-1]} s"
               + (f", plancheck exhaustive {cli[-1]} s" if cli else "")
+              + (f", baseline's {baseline[-1]} s" if baseline else "")
               + f" (load {loads[-1]})", flush=True)  # fmt: skip
     hosted, local = runs["hosted"], runs["in-process"]
     share = len(shards) / count
@@ -306,6 +315,11 @@ def measure_plan(arguments: argparse.Namespace, plan: str) -> dict[str, Any]:
     if cli:
         result["cli_wall_s"] = cli
         result["cli_over_floor"] = round(statistics.median(cli) / statistics.median(floors), 3)
+    if baseline:
+        result["baseline_wall_s"] = baseline
+        result["baseline_over_floor"] = round(
+            statistics.median(baseline) / statistics.median(floors), 3
+        )
     return result
 
 
@@ -329,9 +343,15 @@ def _markdown(document: dict[str, Any]) -> str:
         "| plan | inputs | in-process wall, runs (s) | hosted wall, runs (s) | hosted / "
         "in-process, wall (medians) | in-process CPU (s) | hosted CPU (s) | CPU ratio | "
         "floor, runs (s) | hosted / floor | in-process / floor |"
-        + (" `plancheck exhaustive`, runs (s) | its / floor |" if document["cli"] else ""),
+        + (" `plancheck exhaustive`, runs (s) | its / floor |" if document["cli"] else "")
+        + (
+            " baseline's `plancheck exhaustive`, runs (s) | its / floor |"
+            if document.get("baseline")
+            else ""
+        ),
         "|---|---|---|---|---:|---|---|---:|---|---:|---:|"
-        + ("---|---:|" if document["cli"] else ""),
+        + ("---|---:|" if document["cli"] else "")
+        + ("---|---:|" if document.get("baseline") else ""),
     ]
     for r in document["plans"]:
         share = "all 2**32" if r["share_of_inputs"] == 1 else f"1/{round(1 / r['share_of_inputs'])}"
@@ -346,7 +366,16 @@ def _markdown(document: dict[str, Any]) -> str:
         )
         if document["cli"]:
             row += f" {', '.join(map(str, r['cli_wall_s']))} | {r['cli_over_floor']:.3f} |"
+        if document.get("baseline"):
+            row += (f" {', '.join(map(str, r['baseline_wall_s']))} | "
+                    f"{r['baseline_over_floor']:.3f} |")  # fmt: skip
         lines.append(row)
+    if document.get("baseline"):
+        lines.append(
+            f"\n*Baseline*: `plancheck exhaustive` of the checkout of commit "
+            f"{document['baseline_commit']} (`--baseline`), each round right after this "
+            f"checkout's, with the same arguments.\n"
+        )
     lines.append(f"\nLoad average at the start of each round: "
                  f"{'; '.join(str(r['loads']) for r in document['plans'])}.\n")  # fmt: skip
     moved = document.get("transfer_per_chunk")
@@ -369,6 +398,13 @@ def _markdown(document: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _commit(checkout: str) -> str:
+    """The short commit of the git checkout at *checkout*."""
+    done = subprocess.run(["git", "-C", checkout, "rev-parse", "--short", "HEAD"],
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    return done.stdout.strip()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--backend", default="cpu")
@@ -379,6 +415,9 @@ def main() -> None:
     parser.add_argument("--floor-sample", type=int, default=16)
     parser.add_argument("--cli", action="store_true", help="also time plancheck exhaustive")
     parser.add_argument("--transfer", action="store_true", help="also time one chunk's transfer")
+    parser.add_argument("--baseline", metavar="CHECKOUT",
+                        help="also time plancheck exhaustive of another checkout (an earlier "
+                             "commit: the pre-host c479559)")  # fmt: skip
     parser.add_argument("--out", default="exhaustive_host",
                         help="results name in benchmarks/results/ (.md and .json)")  # fmt: skip
     arguments = parser.parse_args()
@@ -391,6 +430,8 @@ def main() -> None:
         "jobs": arguments.jobs,
         "floor_sample": arguments.floor_sample,
         "cli": arguments.cli,
+        "baseline": arguments.baseline is not None,
+        "baseline_commit": _commit(arguments.baseline) if arguments.baseline else None,
         "plans": plans,
         "transfer_per_chunk": moved,
         "load_start": load_start,
