@@ -17,9 +17,9 @@ In one run, alternately (issue 29, item 4):
   CPU time of every process (the workers and their hosts, from ``getrusage``); the
   rounds alternate which side goes first;
 * **the float64 floor** of the plan's function: one evaluation of its float64 formula
-  (:func:`oracle.vectorised.float64_value`) on one core, in the oracle's pieces, over a
-  ``1/--floor-sample`` stratified sample of the inputs, times ``--floor-sample`` (the
-  time of evaluating every one of the 2**32 inputs once);
+  (:func:`oracle.vectorised.float64_value`) on one core, in the oracle's cache-sized
+  pieces, over a ``1/--floor-sample`` stratified sample of the inputs, times
+  ``--floor-sample`` (the time of evaluating every one of the 2**32 inputs once);
 * with ``--cli``: the real thing, ``plancheck exhaustive --op OP --dtype D --jobs N
   --fresh``, its wall time and its ratio to the floor;
 * with ``--baseline CHECKOUT``: the same command of another checkout (the commit
@@ -139,9 +139,15 @@ def _validate(backend: str) -> None:
     close_all()
 
 
-def floor_seconds(plan: str, every: int) -> float:
+def floor_seconds(plan: str, every: int, piece: int) -> float:
     """Seconds of one evaluation of *plan*'s float64 formula on every one of the 2**32
-    inputs, on this core: measured on a 1/*every* stratified sample, times *every*."""
+    inputs, on this core, *piece* inputs at a time: measured on a 1/*every* stratified
+    sample, times *every*.  The floor of :data:`FLOORS` evaluates the oracle's
+    cache-sized pieces (``V._CHUNK``: the fastest evaluation numpy offers, the
+    temporaries in L2).  A floor evaluated a sweep chunk (2**20 inputs) at a time was
+    tried and dropped: it took 13 s or 38 s for exp:Float32 in the same process state
+    but another run, as numpy's large arrays did or did not come back from the
+    allocator without page faults."""
     op, dtype = split_plan(plan)
     count = X.default_shards(None, every)
     seconds = 0.0
@@ -150,9 +156,9 @@ def floor_seconds(plan: str, every: int) -> float:
         patterns = V.bit_patterns(start, stop)
         x = patterns.view(np.float32) if dtype == "Float32" else patterns.view(np.int32)
         began = time.perf_counter()
-        for lo in range(0, x.size, V._CHUNK):
-            piece = x[lo : lo + V._CHUNK]
-            V.float64_value(op, piece if dtype == "Float32" else piece.astype(np.float32))
+        for lo in range(0, x.size, piece):
+            part = x[lo : lo + piece]
+            V.float64_value(op, part if dtype == "Float32" else part.astype(np.float32))
         seconds += time.perf_counter() - began
     return seconds * every
 
@@ -259,16 +265,23 @@ def _median(values: list[float]) -> float:
     return round(statistics.median(values), 2)
 
 
+#: the floors: name -> inputs evaluated at a time (see :func:`floor_seconds`)
+FLOORS = {"blocked": V._CHUNK}
+
+
+def _median(values: list[float]) -> float:
+    return statistics.median(values)
+
+
 def measure_plan(arguments: argparse.Namespace, plan: str) -> dict[str, Any]:
-    """Every round of *plan*: both sides alternately, the floor, the command line."""
+    """Every round of *plan*: both sides alternately, the floors, the command lines."""
     count = X.default_shards(None, arguments.sample)
     shards = X.sampled_shards(count, arguments.sample)
     runs: dict[str, dict[str, list[float]]] = {
         side: {"wall": [], "cpu": []} for side in ("in-process", "hosted")
     }
-    floors: list[float] = []
-    cli: list[float] = []
-    baseline: list[float] = []
+    floors: dict[str, list[float]] = {name: [] for name in FLOORS}
+    commands: dict[str, list[float]] = {"cli": [], "baseline": []}
     loads: list[list[float]] = []
     for number in range(arguments.rounds):
         loads.append(common.load_average())
@@ -277,54 +290,63 @@ def measure_plan(arguments: argparse.Namespace, plan: str) -> dict[str, Any]:
             wall, cpu = sweep(side, arguments.backend, plan, arguments.jobs, shards, count)
             runs[side]["wall"].append(round(wall, 2))
             runs[side]["cpu"].append(round(cpu, 2))
-        floors.append(round(floor_seconds(plan, arguments.floor_sample), 2))
+        for name, piece in FLOORS.items():
+            floors[name].append(round(floor_seconds(plan, arguments.floor_sample, piece), 2))
         if arguments.cli:
-            cli.append(round(cli_sweep(arguments.backend, plan, arguments.jobs), 2))
+            commands["cli"].append(round(cli_sweep(arguments.backend, plan, arguments.jobs), 2))
         if arguments.baseline:
-            baseline.append(round(cli_sweep(arguments.backend, plan, arguments.jobs,
-                                            Path(arguments.baseline)), 2))  # fmt: skip
+            commands["baseline"].append(round(cli_sweep(
+                arguments.backend, plan, arguments.jobs, Path(arguments.baseline)), 2))  # fmt: skip
         print(f"{plan} round {number + 1}: in-process {runs['in-process']['wall'][-1]} s, "
-              f"hosted {runs['hosted']['wall'][-1]} s, floor {floors[-1]} s"
-              + (f", plancheck exhaustive {cli[-1]} s" if cli else "")
-              + (f", baseline's {baseline[-1]} s" if baseline else "")
+              f"hosted {runs['hosted']['wall'][-1]} s, floor {floors['blocked'][-1]} s"
+              + "".join(f", {name} {times[-1]} s" for name, times in commands.items() if times)
               + f" (load {loads[-1]})", flush=True)  # fmt: skip
     hosted, local = runs["hosted"], runs["in-process"]
     share = len(shards) / count
-    result: dict[str, Any] = {
+    # every sweep's median wall time over all 2**32 inputs, and its ratio to each floor
+    full = {"hosted": _median(hosted["wall"]) / share, "in-process": _median(local["wall"]) / share}
+    full.update({name: _median(times) for name, times in commands.items() if times})
+    return {
         "plan": plan,
         "share_of_inputs": share,
         "in_process_wall_s": local["wall"],
         "hosted_wall_s": hosted["wall"],
         "in_process_cpu_s": local["cpu"],
         "hosted_cpu_s": hosted["cpu"],
-        "wall_ratio_hosted_over_in_process": round(
-            statistics.median(hosted["wall"]) / statistics.median(local["wall"]), 3
-        ),
+        "wall_ratio_hosted_over_in_process": round(full["hosted"] / full["in-process"], 3),
         "cpu_ratio_hosted_over_in_process": round(
-            statistics.median(hosted["cpu"]) / statistics.median(local["cpu"]), 3
+            _median(hosted["cpu"]) / _median(local["cpu"]), 3
         ),
+        "cli_wall_s": commands["cli"],
+        "baseline_wall_s": commands["baseline"],
+        "cli_over_baseline": round(full["cli"] / full["baseline"], 3)
+        if commands["cli"] and commands["baseline"]
+        else None,
         "floor_s": floors,
-        "hosted_over_floor": round(
-            statistics.median(hosted["wall"]) / share / statistics.median(floors), 3
-        ),
-        "in_process_over_floor": round(
-            statistics.median(local["wall"]) / share / statistics.median(floors), 3
-        ),
+        "over_floor": {
+            sweep_name: {name: round(seconds / _median(times), 3) for name, times in floors.items()}
+            for sweep_name, seconds in full.items()
+        },
         "loads": loads,
     }
-    if cli:
-        result["cli_wall_s"] = cli
-        result["cli_over_floor"] = round(statistics.median(cli) / statistics.median(floors), 3)
-    if baseline:
-        result["baseline_wall_s"] = baseline
-        result["baseline_over_floor"] = round(
-            statistics.median(baseline) / statistics.median(floors), 3
-        )
-    return result
+
+
+#: the sweeps of the floor table, in order: key -> what the row says
+_SWEEPS = {
+    "hosted": "hosted (the workers above)",
+    "in-process": "in-process (the workers above)",
+    "cli": "`plancheck exhaustive` of this checkout",
+    "baseline": "`plancheck exhaustive` of the baseline",
+}
+
+
+def _runs(values: list[float]) -> str:
+    return ", ".join(map(str, values))
 
 
 def _markdown(document: dict[str, Any]) -> str:
     jobs = document["jobs"]
+    every = document["floor_sample"]
     lines = [
         "# The exhaustive sweep through the backend host, against in-process (issue 29, item 4)\n",
         f"`{document['command']}`\n",
@@ -335,47 +357,51 @@ def _markdown(document: dict[str, Any]) -> str:
         f"one queue, each shard "
         f"checked by `conformance.exhaustive.check_range`, after one validating load of "
         f"the backend (in a host / by import) as `plancheck exhaustive` does.  CPU is "
-        f"every process's (workers and hosts, `getrusage`).  The *float64 floor* is one "
-        f"evaluation of the function's float64 formula on one core over all 2**32 inputs "
-        f"(measured on a 1/{document['floor_sample']} stratified sample, times "
-        f"{document['floor_sample']}); a sweep's ratio to it is its wall time over the "
-        f"floor's (the issue's bounds: 0.40 for exp:Float32, 0.55 for exp:Int32).\n",
+        f"every process's (workers and hosts, `getrusage`).\n",
         "| plan | inputs | in-process wall, runs (s) | hosted wall, runs (s) | hosted / "
-        "in-process, wall (medians) | in-process CPU (s) | hosted CPU (s) | CPU ratio | "
-        "floor, runs (s) | hosted / floor | in-process / floor |"
-        + (" `plancheck exhaustive`, runs (s) | its / floor |" if document["cli"] else "")
-        + (
-            " baseline's `plancheck exhaustive`, runs (s) | its / floor |"
-            if document.get("baseline")
-            else ""
-        ),
-        "|---|---|---|---|---:|---|---|---:|---|---:|---:|"
-        + ("---|---:|" if document["cli"] else "")
-        + ("---|---:|" if document.get("baseline") else ""),
+        "in-process, wall (medians) | in-process CPU (s) | hosted CPU (s) | CPU ratio |",
+        "|---|---|---|---|---:|---|---|---:|",
     ]
     for r in document["plans"]:
         share = "all 2**32" if r["share_of_inputs"] == 1 else f"1/{round(1 / r['share_of_inputs'])}"
-        row = (
-            f"| {r['plan']} | {share} | {', '.join(map(str, r['in_process_wall_s']))} | "
-            f"{', '.join(map(str, r['hosted_wall_s']))} | "
-            f"**{r['wall_ratio_hosted_over_in_process']:.3f}** | "
-            f"{', '.join(map(str, r['in_process_cpu_s']))} | "
-            f"{', '.join(map(str, r['hosted_cpu_s']))} | "
-            f"{r['cpu_ratio_hosted_over_in_process']:.3f} | {', '.join(map(str, r['floor_s']))} | "
-            f"**{r['hosted_over_floor']:.3f}** | {r['in_process_over_floor']:.3f} |"
+        lines.append(
+            f"| {r['plan']} | {share} | {_runs(r['in_process_wall_s'])} | "
+            f"{_runs(r['hosted_wall_s'])} | **{r['wall_ratio_hosted_over_in_process']:.3f}** | "
+            f"{_runs(r['in_process_cpu_s'])} | {_runs(r['hosted_cpu_s'])} | "
+            f"{r['cpu_ratio_hosted_over_in_process']:.3f} |"
         )
-        if document["cli"]:
-            row += f" {', '.join(map(str, r['cli_wall_s']))} | {r['cli_over_floor']:.3f} |"
-        if document.get("baseline"):
-            row += (f" {', '.join(map(str, r['baseline_wall_s']))} | "
-                    f"{r['baseline_over_floor']:.3f} |")  # fmt: skip
-        lines.append(row)
     if document.get("baseline"):
         lines.append(
-            f"\n*Baseline*: `plancheck exhaustive` of the checkout of commit "
-            f"{document['baseline_commit']} (`--baseline`), each round right after this "
-            f"checkout's, with the same arguments.\n"
+            f"\n*Baseline*: `plancheck exhaustive --op OP --dtype D --jobs {jobs} --fresh` of "
+            f"the checkout of commit {document['baseline_commit']} (`--baseline`; the commit "
+            f"before the sweep moved into the host: its backend runs in the workers), each "
+            f"round right after the same command of this checkout.\n"
         )
+        lines.append("| plan | this checkout, runs (s) | baseline, runs (s) | this / baseline |")
+        lines.append("|---|---|---|---:|")
+        for r in document["plans"]:
+            lines.append(
+                f"| {r['plan']} | {_runs(r['cli_wall_s'])} | {_runs(r['baseline_wall_s'])} | "
+                f"**{r['cli_over_baseline']:.3f}** |"
+            )
+    lines += [
+        f"\n## The float64 floors\n\nOne evaluation of the function's float64 formula "
+        f"(`oracle.vectorised.float64_value`: `np.exp` of the inputs as float64) on one core "
+        f"over all 2**32 inputs, measured on a 1/{every} stratified sample, times {every}, "
+        f"in the oracle's cache-sized pieces ({FLOORS['blocked']:,} inputs; the fastest "
+        f"evaluation numpy offers).  A sweep's ratio to a floor is its wall time "
+        f"over all 2**32 inputs over the floor's (the issue's bounds: 0.40 for exp:Float32, "
+        f"0.55 for exp:Int32).\n",
+        "| plan | floor | runs (s) | "
+        + " | ".join(_SWEEPS[k] for k in _SWEEPS if k in document["plans"][0]["over_floor"])
+        + " |",
+        "|---|---|---|" + "---:|" * len(document["plans"][0]["over_floor"]),
+    ]
+    for r in document["plans"]:
+        for name, times in r["floor_s"].items():
+            ratios = " | ".join(f"{r['over_floor'][k][name]:.3f}"
+                                for k in _SWEEPS if k in r["over_floor"])  # fmt: skip
+            lines.append(f"| {r['plan']} | {name} | {_runs(times)} | {ratios} |")
     lines.append(f"\nLoad average at the start of each round: "
                  f"{'; '.join(str(r['loads']) for r in document['plans'])}.\n")  # fmt: skip
     moved = document.get("transfer_per_chunk")
@@ -441,8 +467,8 @@ def main() -> None:
     common.write(common.RESULTS / arguments.out, document, _markdown(document))
     for r in plans:
         print(f"{r['plan']}: hosted / in-process {r['wall_ratio_hosted_over_in_process']} "
-              f"(CPU {r['cpu_ratio_hosted_over_in_process']}), hosted / floor "
-              f"{r['hosted_over_floor']}")  # fmt: skip
+              f"(CPU {r['cpu_ratio_hosted_over_in_process']}), this / baseline "
+              f"{r['cli_over_baseline']}, over the floors {r['over_floor']}")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ from backends.cpu import CPUBackend, erf_tables, transcendental
 from backends.cpu.convert import round_rational, weak_to_float32
 from backends.cpu.elementwise import LEAKY_RELU_SLOPE
 from oracle import DType, Tensor, operation_execution_options
+from oracle import vectorised as oracle_vectorised
 from oracle.binary32 import binary32_context, round_mpfr
 from oracle.reference import rounded as reference_rounded
 
@@ -799,6 +800,64 @@ def test_the_clamped_kernel_agrees_with_the_oracle_around_and_past_its_bounds(na
         assert np.float32(result).tobytes() == np.float32(want).tobytes() or (
             math.isnan(result) and math.isnan(want)
         ), (name, value, result, want)
+
+
+@pytest.mark.parametrize("name", sorted(transcendental.ROUNDS_TO_ONE))
+def test_every_input_near_zero_rounds_to_one_as_stated(name):
+    """The stated reason, recomputed with MPFR at the interval's ends (f increases, so
+    every input between them lies between their values): f(tiny) is below the midpoint
+    1 + 2**-24 above 1, f(-tiny) above the midpoint 1 - 2**-25 below it."""
+    tiny = transcendental.ROUNDS_TO_ONE[name]
+    function = {"exp": gmpy2.exp, "exp2": gmpy2.exp2}[name]
+    with gmpy2.context(precision=200):
+        assert function(gmpy2.mpfr(tiny)) < 1 + gmpy2.mpfr(2) ** -24
+        assert function(gmpy2.mpfr(-tiny)) > 1 - gmpy2.mpfr(2) ** -25
+    assert np.float32(tiny) == tiny
+
+
+@pytest.mark.parametrize("name", sorted(transcendental.SATURATION))
+def test_a_piece_on_a_plateau_is_filled_and_agrees_with_the_oracle(name):
+    """Pieces wholly beyond a saturation bound or within ROUNDS_TO_ONE of zero skip the
+    formula; a piece that reaches one input past a plateau's end, or holds a NaN, does
+    not: every result agrees with the oracle's certified value."""
+    low, high = transcendental.SATURATION[name]
+    tiny = transcendental.ROUNDS_TO_ONE[name]
+    n = transcendental.CHUNK
+
+    def run(first: float, direction: float) -> np.ndarray:
+        """n consecutive float32 values from *first*, going toward *direction*."""
+        values = [np.float32(first)]
+        for _ in range(n - 1):
+            values.append(np.nextafter(values[-1], np.float32(direction), dtype=np.float32))
+        return np.array(values, dtype=np.float32)
+
+    pieces = {
+        "below": run(low, -np.inf),
+        "above": run(high, np.inf),
+        "near zero, positive": run(tiny, 0.0),
+        "near zero, negative": run(-tiny, 0.0),
+        "one past the plateau": np.concatenate(
+            [run(tiny, 0.0)[1:], [np.nextafter(np.float32(tiny), np.float32(1), dtype=np.float32)]]
+        ),
+        "a NaN inside": np.concatenate([run(high, np.inf)[:-1], [np.float32(np.nan)]]),
+    }
+    skipped = {
+        label: transcendental._plateau_value(name, x) is not None for label, x in pieces.items()
+    }
+    assert skipped == {
+        "below": True,
+        "above": True,
+        "near zero, positive": True,
+        "near zero, negative": True,
+        "one past the plateau": False,
+        "a NaN inside": False,
+    }
+    x = np.concatenate(list(pieces.values()))
+    got = transcendental.correctly_rounded(name, x).view(np.uint32)
+    want = oracle_vectorised.certified(name, x).view(np.uint32)
+    nan = np.isnan(x)
+    assert np.array_equal(got[~nan], want[~nan])
+    assert np.isnan(got[nan].view(np.float32)).all()
 
 
 def test_erf_tables_regenerate():

@@ -69,6 +69,12 @@ erf, expm1, rec_sqrt and pow, and with a Ziv loop (precision doubling from
 of the error interval round to the same binary32 value) for the composite
 functions sigmoid, silu, softplus and gelu.
 
+exp and exp2 work in pieces of ``CHUNK`` inputs and skip the formula for a
+piece that lies wholly on a plateau: at or beyond a ``SATURATION`` bound
+(+0, +inf) or within ``ROUNDS_TO_ONE`` of zero (1), each with its proof beside
+the table -- two reductions a piece, which an exhaustive sweep's runs of
+consecutive bit patterns repay many times over.
+
 Special values are set explicitly (exp(0) = 1, erf(-0) = -0,
 sigmoid(-inf) = +0, silu(-inf) = -0, gelu(-inf) = -0, softplus(-inf) = +0,
 elu(-0) = -0, the C99 Annex F cases of pow).
@@ -76,6 +82,7 @@ elu(-0) = -0, the C99 Annex F cases of pow).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from fractions import Fraction
@@ -416,6 +423,42 @@ SATURATION: dict[str, tuple[float, float]] = {
 }
 
 
+#: the interval around zero on which an exp-like function rounds to 1: for f(x) = e**(c x)
+#: with 0 < c <= 1 (exp: c = 1, exp2: c = ln 2) and t = c |x| with 0 < t <= 2**-25,
+#: 1 < e**t <= 1 + t + t**2 < 1 + 2**-24, below the midpoint between 1 and its successor
+#: 1 + 2**-23; and e**-t > 1 - t >= 1 - 2**-25, above the midpoint between 1 and its
+#: predecessor 1 - 2**-24 (strictly: e**-t > 1 - t for t > 0).  So every input with
+#: |x| <= 2**-25 rounds to 1, as +-0 does.
+ROUNDS_TO_ONE: dict[str, float] = {"exp": 2.0**-25, "exp2": 2.0**-25}
+
+
+@functools.cache
+def _saturated(name: str) -> tuple[np.float32, np.float32]:
+    """f at the two :data:`SATURATION` bounds, rounded: the float64 formula is far from a
+    rounding boundary there (the table's proof), so its rounding is the result."""
+    with np.errstate(all="ignore"):
+        values = _FORMULAS[name](np.array(SATURATION[name], F64)).astype(F32)
+    return values[0], values[1]
+
+
+def _plateau_value(name: str, x: np.ndarray) -> np.float32 | None:
+    """The one binary32 value every input of the float32 piece *x* rounds to, where the
+    whole piece lies on a plateau of *name* (at or beyond a :data:`SATURATION` bound, or
+    within :data:`ROUNDS_TO_ONE` of zero), else None.  Two reductions; a NaN makes both
+    extremes NaN, never a plateau.  An exhaustive sweep's pieces are runs of consecutive
+    bit patterns, most of them on a plateau: this keeps them out of the float64 formula."""
+    low, high = float(x.min()), float(x.max())
+    below, above = SATURATION[name]
+    if high <= below:  # f(below) rounds as every input at or below it (the clamp's proof)
+        return _saturated(name)[0]
+    if low >= above:
+        return _saturated(name)[1]
+    tiny = ROUNDS_TO_ONE[name]
+    if -tiny <= low and high <= tiny:
+        return np.float32(1.0)
+    return None
+
+
 def correctly_rounded(name: str, values: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """Function *name* of the float32 array *values*, correctly rounded (float32)."""
     formula = _FORMULAS[name]
@@ -428,7 +471,13 @@ def correctly_rounded(name: str, values: np.ndarray, out: np.ndarray | None = No
     with np.errstate(all="ignore"):
         for start in range(0, flat.size, CHUNK):
             x = flat[start : start + CHUNK]
-            x = (x if saturation is None else np.clip(x, *saturation)).astype(F64)
+            if saturation is not None:
+                plateau = _plateau_value(name, x) if x.size else None
+                if plateau is not None:
+                    result[start : start + CHUNK] = plateau
+                    continue
+                x = np.clip(x, *saturation)
+            x = x.astype(F64)
             y = formula(x)
             hard = near_rounding_boundary(y)
             if name in _HALF_NEAR_ZERO:
