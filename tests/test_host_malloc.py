@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -44,3 +45,47 @@ def test_freed_chunk_memory_is_kept_instead_of_faulted_in_again():
             assert applied == "True"
     assert faults["on"] < 10 * 1024, faults  # 1,024 pages a 4 MiB array: the first six
     assert faults["off"] > 10 * faults["on"], faults
+
+
+def test_a_sweep_process_and_its_host_leave_their_imports_out_of_the_collectors_scans():
+    """check_range freezes what the judge holds (once), and so does the backend's host at
+    its first sweep request; objects made afterwards are still collected."""
+    script = (
+        "import gc, json\n"
+        "from conformance import exhaustive as X\n"
+        "from conformance.exhaustive.hosted import hosted_runner\n"
+        "before = gc.get_freeze_count()\n"
+        "X.check_range('cpu', 'neg:Float32', 0, 4096)\n"
+        "judge = gc.get_freeze_count()\n"
+        "X.check_range('cpu', 'neg:Float32', 4096, 8192)\n"
+        "again = gc.get_freeze_count()\n"
+        "class Cycle: pass\n"
+        "c = Cycle(); c.me = c; del c\n"
+        "collected = gc.collect()\n"
+        "pid = hosted_runner('cpu').host.pid\n"
+        "print(json.dumps([before, judge, again, collected]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          check=True, env=dict(os.environ, PYTHONPATH=os.getcwd()))  # fmt: skip
+    before, judge, again, collected = json.loads(done.stdout.strip().splitlines()[-1])
+    assert before == 0 and judge > 1000 and again == judge  # once, with the imports in
+    assert collected >= 1  # a cycle made afterwards is still collected
+
+
+def test_the_host_freezes_at_its_first_sweep_request_not_at_load():
+    script = (
+        "import gc, json\n"
+        "from conformance.host.segment import Segment\n"
+        "from conformance.host.server import Host\n"
+        "host = Host(); host.load('cpu')\n"
+        "loaded = gc.get_freeze_count()\n"
+        "segment = Segment.create(1 << 14)\n"
+        "host.sweep('neg', segment.name, '<f4', 16, 0)\n"
+        "swept = gc.get_freeze_count()\n"
+        "for attached in host.segments.values(): attached.close()\n"
+        "print(json.dumps([loaded, swept]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          check=True, env=dict(os.environ, PYTHONPATH=os.getcwd()))  # fmt: skip
+    loaded, swept = json.loads(done.stdout.strip().splitlines()[-1])
+    assert loaded == 0 and swept > 1000

@@ -467,6 +467,11 @@ def correctly_rounded(name: str, values: np.ndarray, out: np.ndarray | None = No
     if out is None:
         out = np.empty(np.shape(values), F32)
     result = out.reshape(-1)
+    if saturation is not None and flat.size > CHUNK:  # the whole array on one plateau?
+        plateau = _plateau_value(name, flat)
+        if plateau is not None:
+            result[:] = plateau
+            return out
     hard_positions = []
     with np.errstate(all="ignore"):
         for start in range(0, flat.size, CHUNK):

@@ -269,10 +269,10 @@ def judge_environment() -> dict[str, Any]:
     """The judge's floating-point environment, checked (:func:`conformance.host.fpenv.probe`):
     round to nearest, gradual underflow (neither flush-to-zero nor denormals-are-zero),
     numpy's default error state.  :class:`JudgeEnvironmentError` when it is not so."""
-    problem = fpenv.judge_environment_problem()
+    seen = fpenv.probe()
+    problem = fpenv.judge_environment_problem(seen)
     if problem is not None:
         raise JudgeEnvironmentError(problem)
-    seen = fpenv.probe()
     return {
         "rounding": seen.rounding,
         "flush_to_zero": seen.flush_to_zero,
@@ -400,6 +400,7 @@ def check_range(
     """
     judged_in = judge_environment()
     malloc.keep_freed_memory()  # this process allocates a chunk's arrays 4,096 times
+    malloc.freeze_long_lived()  # and the collector not to walk the imports again
     op, dtype = split_plan(plan)
     names = [backend if isinstance(backend, str) else getattr(backend, "__name__", "custom")]
     runs = [runner(backend, timeout) if isinstance(backend, str) else backend]

@@ -97,9 +97,10 @@ def deviations(environment: Environment) -> list[str]:
     return found
 
 
-def judge_environment_problem() -> str | None:
-    """Why the judge's own process cannot judge (None when its environment is standard)."""
-    seen = probe()
+def judge_environment_problem(seen: Environment | None = None) -> str | None:
+    """Why the judge's own process cannot judge (None when its environment is standard):
+    of *seen*, or of a fresh :func:`probe`."""
+    seen = probe() if seen is None else seen
     found = deviations(seen)
     if not found:
         return None

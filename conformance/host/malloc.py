@@ -14,17 +14,20 @@ never a value.
 * :func:`with_settings` -- an environment for a child process with them added (the
   caller's own values win);
 * :func:`keep_freed_memory` -- the same settings applied to the running process
-  through ``mallopt`` (glibc only; anywhere else it does nothing and says so).
+  through ``mallopt`` (glibc only; anywhere else it does nothing and says so);
+* :func:`freeze_long_lived` -- Python's cyclic garbage collector told to leave what the
+  process holds already (its imports) out of its scans, once.
 """
 
 from __future__ import annotations
 
 import ctypes
+import gc
 import os
 import sys
 from collections.abc import Mapping
 
-__all__ = ["SETTINGS", "keep_freed_memory", "with_settings"]
+__all__ = ["SETTINGS", "freeze_long_lived", "keep_freed_memory", "with_settings"]
 
 _THRESHOLD = 256 << 20
 SETTINGS = {"MALLOC_TRIM_THRESHOLD_": str(_THRESHOLD), "MALLOC_MMAP_THRESHOLD_": str(_THRESHOLD)}
@@ -32,6 +35,7 @@ SETTINGS = {"MALLOC_TRIM_THRESHOLD_": str(_THRESHOLD), "MALLOC_MMAP_THRESHOLD_":
 _MALLOPT = {"MALLOC_TRIM_THRESHOLD_": -1, "MALLOC_MMAP_THRESHOLD_": -3}
 
 _applied: bool | None = None
+_frozen = False
 
 
 def with_settings(environment: Mapping[str, str]) -> dict[str, str]:
@@ -59,3 +63,17 @@ def keep_freed_memory() -> bool:
                 name in os.environ or mallopt(_MALLOPT[name], _THRESHOLD) == 1 for name in SETTINGS
             )
     return _applied
+
+
+def freeze_long_lived() -> None:
+    """Move every object this process holds now out of the cyclic garbage collector's
+    generations (:func:`gc.freeze`), once per process.  The modules, the oracle's tables
+    and the libraries' objects live as long as the process; a sweep's allocations make
+    the collector walk them again and again otherwise (5.7% of an in-process exp sweep's
+    samples were ``gc_collect_main``).  Objects made later are collected as usual;
+    nothing frozen is ever freed, so call it when what the process holds is what it
+    keeps (after the imports and the backend's load)."""
+    global _frozen
+    if not _frozen:
+        gc.freeze()
+        _frozen = True

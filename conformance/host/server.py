@@ -50,7 +50,7 @@ from typing import Any
 import numpy as np
 
 import backends
-from conformance.host import first_call, fpenv, imports
+from conformance.host import first_call, fpenv, imports, malloc
 from conformance.host.fpstate import Switch
 from conformance.host.identity import identity_of
 from conformance.host.segment import Segment
@@ -304,6 +304,7 @@ class Host:
         The reply also carries the backend's exception (``raised``) and the environment
         findings around the call.  Warnings are not judged by the sweep: they are
         ignored."""
+        malloc.freeze_long_lived()  # the backend is loaded: the collector leaves it be
         segment = self._segment(name)
         result_dtype = _result_dtype(operation, dtype)
         outputs = None if result_dtype is None else segment.view(result_dtype, count, output=True)
