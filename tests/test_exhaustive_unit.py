@@ -630,6 +630,33 @@ class _Into:
         return self.cpu.execute(operation, *args, **options)
 
 
+class _IntoWrongDtype(_Into):
+    """Deviates from the plan: logical_not returns float32 (0.0 / 1.0), so its
+    ``execute_into`` refuses the plan's Bool *out*, as the CPU backend's would."""
+
+    def execute(self, operation, *args, **options):
+        result = self.cpu.execute(operation, *args, **options)
+        return result.astype(np.float32) if operation == "logical_not" else result
+
+    def execute_into(self, operation, *args, out, **options):
+        self.outs.append(out)
+        result = self.execute(operation, *args, **options)
+        if result.dtype != out.dtype:
+            raise ValueError(f"out is {out.dtype}, the result {result.dtype}")
+        out[...] = result
+        return out
+
+
+def test_a_backend_refusing_the_plans_out_is_judged_by_its_plain_call():
+    (result,) = X.check_range("test_exhaustive_unit:_IntoWrongDtype", "logical_not:Float32",
+                              0x3F800000, 0x3F800000 + 4096)  # fmt: skip
+    assert result.non_conforming == 4096
+    assert result.error == "backend returned float32[4096], expected bool[4096]"
+    (fine,) = X.check_range("test_exhaustive_unit:_IntoWrongDtype", "exp:Float32",
+                            0x3F800000, 0x3F800000 + 4096)  # fmt: skip
+    assert fine.ok
+
+
 class _IntoElsewhere(_Into):
     how = "elsewhere"
 

@@ -429,15 +429,22 @@ def sweep_call(
     With *out* (an array of the inputs' shape and dtype, unaliased) and a backend that
     also has ``execute_into`` (:class:`backends.protocol.ExecuteInto`), the backend is
     asked to write its result into *out*; what it returns is the result read, whether
-    or not that is *out* (:func:`_place` copies only what is elsewhere)."""
+    or not that is *out* (:func:`_place` copies only what is elsewhere).  When
+    ``execute_into`` raises -- a backend whose result has another dtype or shape than
+    the plan's refuses an *out* of the plan's -- the plain ``execute`` is called, and
+    its result or exception is what the sweep judges, as for a backend without it."""
     if callable(getattr(backend, "from_numpy", None)) and callable(
         getattr(backend, "to_numpy", None)
     ):
+        native = None
         if out is not None and callable(getattr(backend, "execute_into", None)):
-            native = backend.execute_into(
-                operation, backend.from_numpy(inputs), out=backend.from_numpy(out)
-            )
-        else:
+            try:
+                native = backend.execute_into(
+                    operation, backend.from_numpy(inputs), out=backend.from_numpy(out)
+                )
+            except Exception:  # it refused *out* (a result of another dtype than the plan's
+                native = None  # is a finding of its own) or failed: the plain call decides
+        if native is None:
             native = backend.execute(operation, backend.from_numpy(inputs))
         return np.asarray(backend.to_numpy(native))
     name = "Float32" if inputs.dtype == np.float32 else "Int32"
