@@ -424,6 +424,16 @@ def _markdown(document: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _arguments(arguments: argparse.Namespace) -> list[str]:
+    """This run's command-line arguments as the results show them: the baseline's
+    checkout by its commit (a path names one machine)."""
+    shown = sys.argv[1:]
+    if arguments.baseline:
+        shown = [f"<checkout of {_commit(arguments.baseline)}>" if a == arguments.baseline
+                 else a for a in shown]  # fmt: skip
+    return shown
+
+
 def _commit(checkout: str) -> str:
     """The short commit of the git checkout at *checkout*."""
     done = subprocess.run(["git", "-C", checkout, "rev-parse", "--short", "HEAD"],
@@ -451,7 +461,7 @@ def main() -> None:
     moved = transfer() if arguments.transfer else None
     plans = [measure_plan(arguments, p.strip()) for p in arguments.plans.split(",") if p.strip()]
     document: dict[str, Any] = {
-        "command": "python benchmarks/bench_exhaustive_host.py " + " ".join(sys.argv[1:]),
+        "command": "python benchmarks/bench_exhaustive_host.py " + " ".join(_arguments(arguments)),
         "backend": arguments.backend,
         "jobs": arguments.jobs,
         "floor_sample": arguments.floor_sample,
