@@ -385,7 +385,7 @@ def _markdown(document: dict[str, Any]) -> str:
                 f"**{r['cli_over_baseline']:.3f}** |"
             )
     lines += [
-        f"\n## The float64 floors\n\nOne evaluation of the function's float64 formula "
+        f"\n## The float64 floor\n\nOne evaluation of the function's float64 formula "
         f"(`oracle.vectorised.float64_value`: `np.exp` of the inputs as float64) on one core "
         f"over all 2**32 inputs, measured on a 1/{every} stratified sample, times {every}, "
         f"in the oracle's cache-sized pieces ({FLOORS['blocked']:,} inputs; the fastest "
