@@ -390,8 +390,7 @@ def _snapshot_wire(snapshot: Any) -> Any:
     kind, shape, raw = snapshot
     if kind in ("Float32", "Int32", "Bool"):  # read through to_tensor: a wire tensor
         return snapshot
-    names = {"<f4": "Float32", "<i4": "Int32", "|b1": "Bool"}
-    return (names[kind], tuple(shape), raw) if kind in names else None
+    return (_NAMES[kind], tuple(shape), raw) if kind in _NAMES else None
 
 
 def _result_wire(array: np.ndarray | None, tensor: Tensor) -> Any:
@@ -415,6 +414,8 @@ _AS: dict[str, np.dtype[Any]] = {
     "Int32": np.dtype("<i4"),
     "Bool": np.dtype("|b1"),
 }
+#: the dtype name of the wire for each numpy dtype string (``<f4`` -> ``Float32``)
+_NAMES: dict[str, str] = {dtype.str: name for name, dtype in _AS.items()}
 
 
 def sweep_call(
@@ -426,9 +427,10 @@ def sweep_call(
     :class:`oracle.Tensor` built and read with integer operations only
     (:func:`conformance.host.wire.tensor_of_bits`, :func:`encode_tensor`).
 
-    With *out* (an array of the inputs' shape and dtype, unaliased) and a backend that
-    also has ``execute_into`` (:class:`backends.protocol.ExecuteInto`), the backend is
-    asked to write its result into *out*; what it returns is the result read, whether
+    With *out* (an array of the inputs' shape and the plan's result dtype, sharing no
+    memory with *inputs*) and a backend that also has ``execute_into``
+    (:class:`backends.protocol.ExecuteInto`), the backend is asked to write its result
+    into *out*; what it returns is the result read, whether
     or not that is *out* (:func:`_place` copies only what is elsewhere).  When
     ``execute_into`` raises -- a backend whose result has another dtype or shape than
     the plan's refuses an *out* of the plan's -- the plain ``execute`` is called, and
@@ -462,7 +464,7 @@ def _result_dtype(operation: str, dtype: str) -> np.dtype[Any] | None:
     numpy dtype *dtype* (``<f4``, ``<i4``): the dtype of the *out* the sweep offers the
     backend.  None where the planner has no plan (the backend's own call raises then)."""
     try:
-        plan = resolve_operation_plan(operation, {"<f4": DType.Float32, "<i4": DType.Int32}[dtype])
+        plan = resolve_operation_plan(operation, DType.from_name(_NAMES[dtype]))
     except Exception:
         return None
     return _AS.get(plan.output.name)
