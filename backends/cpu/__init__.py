@@ -136,11 +136,7 @@ class CPUBackend(KernelBackend):
         finally:
             self._pending.out = None
         if result is not out:
-            if result.dtype != out.dtype or result.shape != out.shape:
-                raise ValueError(
-                    f"out is a {out.dtype} array of shape {out.shape}; the result of this "
-                    f"call is {result.dtype} of shape {result.shape}"
-                )
+            elementwise.check_out(out, result.dtype, result.shape)
             np.copyto(out, result)
         return out
 

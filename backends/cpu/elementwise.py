@@ -47,7 +47,14 @@ from .convert import (
     materialise,
 )
 
-__all__ = ["KERNELS", "LEAKY_RELU_SLOPE", "ieee_maximum", "ieee_minimum", "new_array"]
+__all__ = [
+    "KERNELS",
+    "LEAKY_RELU_SLOPE",
+    "check_out",
+    "ieee_maximum",
+    "ieee_minimum",
+    "new_array",
+]
 
 U32 = np.dtype(np.uint32)
 SIGN = np.uint32(0x80000000)
@@ -65,12 +72,17 @@ def new_array(backend: Any, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarr
     if out is None:
         backend.allocated()
         return np.empty(shape, dtype)
+    check_out(out, dtype, shape)
+    return out
+
+
+def check_out(out: np.ndarray, dtype: np.dtype, shape: tuple[int, ...]) -> None:
+    """ValueError unless *out* has the result's *dtype* and *shape*."""
     if out.dtype != dtype or out.shape != tuple(shape):
         raise ValueError(
             f"out is a {out.dtype} array of shape {out.shape}; the result of this call "
             f"is {np.dtype(dtype)} of shape {tuple(shape)}"
         )
-    return out
 
 
 def _shape(value: Any) -> tuple[int, ...]:

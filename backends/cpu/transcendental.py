@@ -477,7 +477,7 @@ def correctly_rounded(name: str, values: np.ndarray, out: np.ndarray | None = No
         for start in range(0, flat.size, CHUNK):
             x = flat[start : start + CHUNK]
             if saturation is not None:
-                plateau = _plateau_value(name, x) if x.size else None
+                plateau = _plateau_value(name, x)  # a piece is never empty
                 if plateau is not None:
                     result[start : start + CHUNK] = plateau
                     continue
