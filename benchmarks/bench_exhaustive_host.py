@@ -139,12 +139,11 @@ def _validate(backend: str) -> None:
     close_all()
 
 
-def floor_seconds(plan: str, every: int, piece: int) -> float:
+def floor_seconds(plan: str, every: int) -> float:
     """Seconds of one evaluation of *plan*'s float64 formula on every one of the 2**32
-    inputs, on this core, *piece* inputs at a time: measured on a 1/*every* stratified
-    sample, times *every*.  The floor of :data:`FLOORS` evaluates the oracle's
-    cache-sized pieces (``V._CHUNK``: the fastest evaluation numpy offers, the
-    temporaries in L2).  A floor evaluated a sweep chunk (2**20 inputs) at a time was
+    inputs, on this core, in the oracle's cache-sized pieces (``V._CHUNK``: the fastest
+    evaluation numpy offers, the temporaries in L2): measured on a 1/*every* stratified
+    sample, times *every*.  A floor evaluated a sweep chunk (2**20 inputs) at a time was
     tried and dropped: it took 13 s or 38 s for exp:Float32 in the same process state
     but another run, as numpy's large arrays did or did not come back from the
     allocator without page faults."""
@@ -156,8 +155,8 @@ def floor_seconds(plan: str, every: int, piece: int) -> float:
         patterns = V.bit_patterns(start, stop)
         x = patterns.view(np.float32) if dtype == "Float32" else patterns.view(np.int32)
         began = time.perf_counter()
-        for lo in range(0, x.size, piece):
-            part = x[lo : lo + piece]
+        for lo in range(0, x.size, V._CHUNK):
+            part = x[lo : lo + V._CHUNK]
             V.float64_value(op, part if dtype == "Float32" else part.astype(np.float32))
         seconds += time.perf_counter() - began
     return seconds * every
@@ -262,25 +261,17 @@ def transfer(repeat: int = 40) -> dict[str, float]:
 
 
 def _median(values: list[float]) -> float:
-    return round(statistics.median(values), 2)
-
-
-#: the floors: name -> inputs evaluated at a time (see :func:`floor_seconds`)
-FLOORS = {"blocked": V._CHUNK}
-
-
-def _median(values: list[float]) -> float:
     return statistics.median(values)
 
 
 def measure_plan(arguments: argparse.Namespace, plan: str) -> dict[str, Any]:
-    """Every round of *plan*: both sides alternately, the floors, the command lines."""
+    """Every round of *plan*: both sides alternately, the floor, the command lines."""
     count = X.default_shards(None, arguments.sample)
     shards = X.sampled_shards(count, arguments.sample)
     runs: dict[str, dict[str, list[float]]] = {
         side: {"wall": [], "cpu": []} for side in ("in-process", "hosted")
     }
-    floors: dict[str, list[float]] = {name: [] for name in FLOORS}
+    floors: list[float] = []
     commands: dict[str, list[float]] = {"cli": [], "baseline": []}
     loads: list[list[float]] = []
     for number in range(arguments.rounds):
@@ -290,20 +281,19 @@ def measure_plan(arguments: argparse.Namespace, plan: str) -> dict[str, Any]:
             wall, cpu = sweep(side, arguments.backend, plan, arguments.jobs, shards, count)
             runs[side]["wall"].append(round(wall, 2))
             runs[side]["cpu"].append(round(cpu, 2))
-        for name, piece in FLOORS.items():
-            floors[name].append(round(floor_seconds(plan, arguments.floor_sample, piece), 2))
+        floors.append(round(floor_seconds(plan, arguments.floor_sample), 2))
         if arguments.cli:
             commands["cli"].append(round(cli_sweep(arguments.backend, plan, arguments.jobs), 2))
         if arguments.baseline:
             commands["baseline"].append(round(cli_sweep(
                 arguments.backend, plan, arguments.jobs, Path(arguments.baseline)), 2))  # fmt: skip
         print(f"{plan} round {number + 1}: in-process {runs['in-process']['wall'][-1]} s, "
-              f"hosted {runs['hosted']['wall'][-1]} s, floor {floors['blocked'][-1]} s"
+              f"hosted {runs['hosted']['wall'][-1]} s, floor {floors[-1]} s"
               + "".join(f", {name} {times[-1]} s" for name, times in commands.items() if times)
               + f" (load {loads[-1]})", flush=True)  # fmt: skip
     hosted, local = runs["hosted"], runs["in-process"]
     share = len(shards) / count
-    # every sweep's median wall time over all 2**32 inputs, and its ratio to each floor
+    # every sweep's median wall time over all 2**32 inputs, and its ratio to the floor
     full = {"hosted": _median(hosted["wall"]) / share, "in-process": _median(local["wall"]) / share}
     full.update({name: _median(times) for name, times in commands.items() if times})
     return {
@@ -323,10 +313,7 @@ def measure_plan(arguments: argparse.Namespace, plan: str) -> dict[str, Any]:
         if commands["cli"] and commands["baseline"]
         else None,
         "floor_s": floors,
-        "over_floor": {
-            sweep_name: {name: round(seconds / _median(times), 3) for name, times in floors.items()}
-            for sweep_name, seconds in full.items()
-        },
+        "over_floor": {name: round(seconds / _median(floors), 3) for name, seconds in full.items()},
         "loads": loads,
     }
 
@@ -388,20 +375,18 @@ def _markdown(document: dict[str, Any]) -> str:
         f"\n## The float64 floor\n\nOne evaluation of the function's float64 formula "
         f"(`oracle.vectorised.float64_value`: `np.exp` of the inputs as float64) on one core "
         f"over all 2**32 inputs, measured on a 1/{every} stratified sample, times {every}, "
-        f"in the oracle's cache-sized pieces ({FLOORS['blocked']:,} inputs; the fastest "
-        f"evaluation numpy offers).  A sweep's ratio to a floor is its wall time "
+        f"in the oracle's cache-sized pieces ({V._CHUNK:,} inputs; the fastest "
+        f"evaluation numpy offers).  A sweep's ratio to the floor is its wall time "
         f"over all 2**32 inputs over the floor's (the issue's bounds: 0.40 for exp:Float32, "
         f"0.55 for exp:Int32).\n",
-        "| plan | floor | runs (s) | "
+        "| plan | floor, runs (s) | "
         + " | ".join(_SWEEPS[k] for k in _SWEEPS if k in document["plans"][0]["over_floor"])
         + " |",
-        "|---|---|---|" + "---:|" * len(document["plans"][0]["over_floor"]),
+        "|---|---|" + "---:|" * len(document["plans"][0]["over_floor"]),
     ]
     for r in document["plans"]:
-        for name, times in r["floor_s"].items():
-            ratios = " | ".join(f"{r['over_floor'][k][name]:.3f}"
-                                for k in _SWEEPS if k in r["over_floor"])  # fmt: skip
-            lines.append(f"| {r['plan']} | {name} | {_runs(times)} | {ratios} |")
+        ratios = " | ".join(f"{r['over_floor'][k]:.3f}" for k in _SWEEPS if k in r["over_floor"])
+        lines.append(f"| {r['plan']} | {_runs(r['floor_s'])} | {ratios} |")
     lines.append(f"\nLoad average at the start of each round: "
                  f"{'; '.join(str(r['loads']) for r in document['plans'])}.\n")  # fmt: skip
     moved = document.get("transfer_per_chunk")
@@ -478,7 +463,7 @@ def main() -> None:
     for r in plans:
         print(f"{r['plan']}: hosted / in-process {r['wall_ratio_hosted_over_in_process']} "
               f"(CPU {r['cpu_ratio_hosted_over_in_process']}), this / baseline "
-              f"{r['cli_over_baseline']}, over the floors {r['over_floor']}")  # fmt: skip
+              f"{r['cli_over_baseline']}, over the floor {r['over_floor']}")  # fmt: skip
 
 
 if __name__ == "__main__":
