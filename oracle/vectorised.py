@@ -189,10 +189,11 @@ _MAG = np.uint32(0x7FFFFFFF)
 _INF_BITS = np.uint32(0x7F800000)
 _NAN_BITS = np.uint32(0x7FC00000)
 _ONE_BITS = np.uint32(0x3F800000)
-#: elements per piece of float64 work: 2**13-2**14 ran 1.8x faster than 2**15-2**16 in one
-#: process (``benchmarks/bench_exhaustive.py --chunks``); in the two-worker sweep the
-#: difference is within the noise (docs/exhaustive.md, Performance)
-_CHUNK = 1 << 14
+#: elements per piece of float64 work: since the passes an array's extremes make idle are
+#: skipped, 2**16 runs faster than 2**14 for every operation measured, in one process and
+#: in the hosted sweep (``benchmarks/bench_exhaustive.py --chunks``; docs/exhaustive.md,
+#: Performance)
+_CHUNK = 1 << 16
 
 STATS = {"scalar": 0, "evaluated": 0}
 """Counters: scalar-oracle calls and float64 evaluations since import."""
@@ -730,15 +731,24 @@ def certified_range(op: str, start: int, stop: int) -> np.ndarray:
         if lo >= hi:
             continue
         if cursor < lo:
-            out[cursor - start : lo - start] = _evaluate(op, _patterns(cursor, lo))
+            _evaluate_range(op, cursor, lo, out[cursor - start : lo - start])
         if segment.value is None:
             out_bits[lo - start : hi - start] = bit_patterns(lo, hi)
         else:
             out_bits[lo - start : hi - start] = segment.value
         cursor = hi
     if cursor < stop:
-        out[cursor - start :] = _evaluate(op, _patterns(cursor, stop))
+        _evaluate_range(op, cursor, stop, out[cursor - start :])
     return out
+
+
+def _evaluate_range(op: str, start: int, stop: int, out: np.ndarray) -> None:
+    """:func:`_evaluate` of the patterns ``start <= b < stop`` into *out*, each piece's
+    patterns made where it is evaluated (they stay in the core's cache: a range's
+    patterns are never made whole)."""
+    for lo in range(start, stop, _CHUNK):
+        hi = min(lo + _CHUNK, stop)
+        out[lo - start : hi - start] = _evaluate_chunk(op, _patterns(lo, hi))
 
 
 def constant_range(op: str, start: int, stop: int) -> int | None:

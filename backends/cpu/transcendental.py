@@ -119,9 +119,9 @@ _MIN_NORMAL32 = 2.0**-126
 _SUBNORMAL_SCALE = 2.0**149
 #: below 2**-151 a value is more than 50% away from the least midpoint 2**-150
 _NEVER_NEAR_BELOW = 2.0**-151
-#: elements per chunk of float64 work (keeps the temporaries in L2; 2**13-2**14 measured
-#: best in one process by ``benchmarks/bench_exhaustive.py --chunks``, a wash in the sweep)
-CHUNK = 1 << 14
+#: elements per piece of float64 work (2**16 measured faster than 2**14 and 2**15 for every
+#: operation timed, alone and in the hosted sweep: ``benchmarks/bench_exhaustive.py --chunks``)
+CHUNK = 1 << 16
 
 
 def _normal_only(y: np.ndarray) -> bool:
@@ -479,10 +479,12 @@ def correctly_rounded(name: str, values: np.ndarray, out: np.ndarray | None = No
         out = np.empty(np.shape(values), F32)
     result = out.reshape(-1)
     if saturation is not None and flat.size > CHUNK:  # the whole array on one plateau?
-        plateau = _plateau_value(name, float(flat.min()), float(flat.max()))
-        if plateau is not None:
-            result[:] = plateau
-            return out
+        head = flat[:CHUNK]  # not unless its first piece is (two cheap reductions)
+        if _plateau_value(name, float(head.min()), float(head.max())) is not None:
+            plateau = _plateau_value(name, float(flat.min()), float(flat.max()))
+            if plateau is not None:
+                result[:] = plateau
+                return out
     hard_positions = []
     with np.errstate(all="ignore"):
         for start in range(0, flat.size, CHUNK):
