@@ -2,7 +2,7 @@
 
     python benchmarks/bench_exhaustive_host.py [--backend cpu] [--plans exp:Float32,exp:Int32]
         [--jobs 2] [--rounds 3] [--sample 1] [--floor-sample 16] [--cli] [--transfer]
-        [--out exhaustive_host]
+        [--out exhaustive_host] [--baseline CHECKOUT] [--compile-each-start]
 
 In one run, alternately (issue 29, item 4):
 
@@ -387,6 +387,8 @@ def _markdown(document: dict[str, Any]) -> str:
     for r in document["plans"]:
         ratios = " | ".join(f"{r['over_floor'][k]:.3f}" for k in _SWEEPS if k in r["over_floor"])
         lines.append(f"| {r['plan']} | {_runs(r['floor_s'])} | {ratios} |")
+    if document.get("bytecode"):
+        lines.append(f"\nPython bytecode of plancheck: {document['bytecode']}.")
     lines.append(f"\nLoad average at the start of each round: "
                  f"{'; '.join(str(r['loads']) for r in document['plans'])}.\n")  # fmt: skip
     moved = document.get("transfer_per_chunk")
@@ -426,6 +428,27 @@ def _commit(checkout: str) -> str:
     return done.stdout.strip()
 
 
+def cache_bytecode(roots: list[Path]) -> str:
+    """Let every process this run starts read compiled bytecode, as an installed package
+    does (pip compiles it at install; a checkout's first run writes ``__pycache__``).
+    Where the environment forbids writing it (``PYTHONDONTWRITEBYTECODE``), every process
+    would compile plancheck's sources again at each start -- the hosts and workers of
+    each sweep, the command's own processes: the trees at *roots* are compiled once into
+    a temporary ``PYTHONPYCACHEPREFIX`` that the children inherit.  Returns what the
+    results say of it."""
+    if not sys.flags.dont_write_bytecode and not os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        return "as the environment has it (written and read)"
+    prefix = tempfile.mkdtemp(prefix="plancheck-bytecode-")
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ["PYTHONPYCACHEPREFIX"] = prefix
+    folders = [str(root / name) for root in roots for name in ("oracle", "backends", "conformance")]
+    subprocess.run([sys.executable, "-m", "compileall", "-q", *folders], check=True)
+    return (
+        "compiled once before the run into a temporary `PYTHONPYCACHEPREFIX` (this "
+        "environment sets `PYTHONDONTWRITEBYTECODE`; an installed package has its bytecode)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--backend", default="cpu")
@@ -441,7 +464,13 @@ def main() -> None:
                              "commit: the pre-host c479559)")  # fmt: skip
     parser.add_argument("--out", default="exhaustive_host",
                         help="results name in benchmarks/results/ (.md and .json)")  # fmt: skip
+    parser.add_argument("--compile-each-start", action="store_true",
+                        help="keep PYTHONDONTWRITEBYTECODE as the environment has it: every "
+                             "process compiles the sources at its start")  # fmt: skip
     arguments = parser.parse_args()
+    roots = [ROOT] + ([Path(arguments.baseline)] if arguments.baseline else [])
+    bytecode = ("compiled by every process at its start (`--compile-each-start`)"
+                if arguments.compile_each_start else cache_bytecode(roots))  # fmt: skip
     load_start = common.load_average()
     moved = transfer() if arguments.transfer else None
     plans = [measure_plan(arguments, p.strip()) for p in arguments.plans.split(",") if p.strip()]
@@ -455,6 +484,7 @@ def main() -> None:
         "baseline_commit": _commit(arguments.baseline) if arguments.baseline else None,
         "plans": plans,
         "transfer_per_chunk": moved,
+        "bytecode": bytecode,
         "load_start": load_start,
         "load_end": common.load_average(),
         **common.machine(),

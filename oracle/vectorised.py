@@ -132,6 +132,7 @@ __all__ = [
     "certified_binary",
     "certified_int32",
     "certified_range",
+    "constant_range",
     "error_bound",
     "exact_points",
     "float64_value",
@@ -188,10 +189,11 @@ _MAG = np.uint32(0x7FFFFFFF)
 _INF_BITS = np.uint32(0x7F800000)
 _NAN_BITS = np.uint32(0x7FC00000)
 _ONE_BITS = np.uint32(0x3F800000)
-#: elements per piece of float64 work: 2**13-2**14 ran 1.8x faster than 2**15-2**16 in one
-#: process (``benchmarks/bench_exhaustive.py --chunks``); in the two-worker sweep the
-#: difference is within the noise (docs/exhaustive.md, Performance)
-_CHUNK = 1 << 14
+#: elements per piece of float64 work: since the passes an array's extremes make idle are
+#: skipped, 2**16 runs faster than 2**14 for every operation measured, in one process and
+#: in the hosted sweep (``benchmarks/bench_exhaustive.py --chunks``; docs/exhaustive.md,
+#: Performance)
+_CHUNK = 1 << 16
 
 STATS = {"scalar": 0, "evaluated": 0}
 """Counters: scalar-oracle calls and float64 evaluations since import."""
@@ -305,8 +307,19 @@ _HALF29 = 1 << 28
 _MAG64 = np.uint64((1 << 63) - 1)
 _MIN_NORMAL_BITS = np.uint64(0x3810000000000000)  # float64 bits of 2**-126
 _NORMAL_SPAN = np.uint64(0x7FF0000000000000 - 0x3810000000000000)
+_MIN_NORMAL = 2.0**-126
 _SCALE149 = 2.0**149
 _ETA149 = 2.0**-1060 * 2.0**149  # eta on the 2**-149 grid
+
+
+def _all_normal(y: np.ndarray) -> bool:
+    """Whether every element of the float64 array *y* lies in the normal binary32 range
+    ``2**-126 <= |y| < inf``, decided by its two extremes (all of one sign; a NaN makes
+    both extremes NaN, and the answer False)."""
+    if not y.size:
+        return True
+    low, high = float(y.min()), float(y.max())
+    return (low >= _MIN_NORMAL and high < math.inf) or (high <= -_MIN_NORMAL and low > -math.inf)
 
 
 def near_boundary(y: np.ndarray, tolerance: np.ndarray | float) -> np.ndarray:
@@ -329,7 +342,11 @@ def near_boundary(y: np.ndarray, tolerance: np.ndarray | float) -> np.ndarray:
         t = int(float(tol) * 2.0**53) + 2
         if t >= _HALF29 >> 1:
             raise ValueError("near_boundary: tolerance too large for the binade test")
-        hard = ((bits & _LOW29) - np.uint64(_HALF29 - t)) <= np.uint64(2 * t)
+        low = bits & _LOW29
+        low -= np.uint64(_HALF29 - t)
+        hard = low <= np.uint64(2 * t)
+        if _all_normal(y):  # the range tests below would change nothing
+            return hard
     else:
         limits = (tol * 2.0**53).astype(np.int64) + 2
         low = (bits & _LOW29).view(np.int64) - _HALF29
@@ -502,6 +519,16 @@ def _half_plus(x: np.ndarray) -> np.ndarray:
     return r
 
 
+def _finite_nonzero(x: np.ndarray) -> bool:
+    """Whether every element of the float32 array *x* is finite and not +-0, decided by
+    its two extremes (two reductions, not a pass that writes): all of one sign and both
+    extremes finite.  A NaN makes both extremes NaN, and the answer False."""
+    if not x.size:
+        return True
+    low, high = float(x.min()), float(x.max())
+    return (low > 0.0 or high < 0.0) and -math.inf < low and high < math.inf
+
+
 def _evaluate(op: str, x: np.ndarray) -> np.ndarray:
     """Correctly rounded *op* of float32 *x* (any values; no segments applied)."""
     out = np.empty(x.shape, F32)
@@ -513,7 +540,6 @@ def _evaluate(op: str, x: np.ndarray) -> np.ndarray:
 
 def _evaluate_chunk(op: str, x: np.ndarray) -> np.ndarray:
     bits = x.view(U32)
-    magnitude = bits & _MAG
     STATS["evaluated"] += int(x.size)
     with np.errstate(all="ignore"):
         x64 = x.astype(F64)
@@ -521,18 +547,20 @@ def _evaluate_chunk(op: str, x: np.ndarray) -> np.ndarray:
         result = y.astype(F32)
         tolerance = SAFETY * _U * error_bound(op, x64)
         hard = near_boundary(y, tolerance)
-    # zeros, infinities and NaNs (magnitude - 1 wraps for zeros): the scalar rule decides
-    hard |= (magnitude - np.uint32(1)) >= np.uint32(0x7F7FFFFF)
+    if not _finite_nonzero(x):
+        # zeros, infinities and NaNs (magnitude - 1 wraps for zeros): the scalar rule decides
+        hard |= ((bits & _MAG) - np.uint32(1)) >= np.uint32(0x7F7FFFFF)
     if op == "gelu":  # erfc's premise holds for t <= 10.5 only: MPFR beyond (the -0
         hard |= x64 < _GELU_PREMISE_LOW  # plateau normally keeps these away)
     if op in ("silu", "gelu"):
+        magnitude = bits & _MAG
         tiny = (magnitude != 0) & (magnitude <= np.uint32(to_bits(_TINY_HALF)))
         if tiny.any():
             result[tiny] = _half_plus(x[tiny])
             hard &= ~tiny
     positions = np.flatnonzero(hard)
     if positions.size:
-        nan = magnitude[positions] > _INF_BITS
+        nan = (bits[positions] & _MAG) > _INF_BITS
         result[positions[nan]] = np.float32(np.nan)
         rest = positions[~nan]
         if rest.size:
@@ -703,15 +731,39 @@ def certified_range(op: str, start: int, stop: int) -> np.ndarray:
         if lo >= hi:
             continue
         if cursor < lo:
-            out[cursor - start : lo - start] = _evaluate(op, _patterns(cursor, lo))
+            _evaluate_range(op, cursor, lo, out[cursor - start : lo - start])
         if segment.value is None:
             out_bits[lo - start : hi - start] = bit_patterns(lo, hi)
         else:
             out_bits[lo - start : hi - start] = segment.value
         cursor = hi
     if cursor < stop:
-        out[cursor - start :] = _evaluate(op, _patterns(cursor, stop))
+        _evaluate_range(op, cursor, stop, out[cursor - start :])
     return out
+
+
+def _evaluate_range(op: str, start: int, stop: int, out: np.ndarray) -> None:
+    """:func:`_evaluate` of the patterns ``start <= b < stop`` into *out*, each piece's
+    patterns made where it is evaluated (they stay in the core's cache: a range's
+    patterns are never made whole)."""
+    for lo in range(start, stop, _CHUNK):
+        hi = min(lo + _CHUNK, stop)
+        out[lo - start : hi - start] = _evaluate_chunk(op, _patterns(lo, hi))
+
+
+def constant_range(op: str, start: int, stop: int) -> int | None:
+    """The result bits every pattern ``start <= b < stop`` has under *op* when the range
+    lies wholly inside one segment of constant result (a plateau, NaN inputs, a
+    definitional range: :func:`segments`), else None (an empty range too).  The
+    exhaustive sweep compares such a chunk with the one value instead of an array of it
+    (:func:`conformance.exhaustive.compare.expected_chunk`)."""
+    _check_op(op)
+    if op in EXACT_OPS or start >= stop:
+        return None
+    for segment in segments(op):
+        if segment.lo <= start and stop - 1 <= segment.hi:
+            return segment.value
+    return None
 
 
 def bit_patterns(start: int, stop: int) -> np.ndarray:

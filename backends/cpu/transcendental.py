@@ -119,9 +119,18 @@ _MIN_NORMAL32 = 2.0**-126
 _SUBNORMAL_SCALE = 2.0**149
 #: below 2**-151 a value is more than 50% away from the least midpoint 2**-150
 _NEVER_NEAR_BELOW = 2.0**-151
-#: elements per chunk of float64 work (keeps the temporaries in L2; 2**13-2**14 measured
-#: best in one process by ``benchmarks/bench_exhaustive.py --chunks``, a wash in the sweep)
-CHUNK = 1 << 14
+#: elements per piece of float64 work (2**16 measured faster than 2**14 and 2**15 for every
+#: operation timed, alone and in the hosted sweep: ``benchmarks/bench_exhaustive.py --chunks``)
+CHUNK = 1 << 16
+
+
+def _normal_only(y: np.ndarray) -> bool:
+    """Whether every |y| of the non-empty float64 array *y* is at least 2**-126, decided
+    by its two extremes: all of one sign (a NaN makes both extremes NaN: False)."""
+    if not y.size:
+        return False
+    least, most = float(y.min()), float(y.max())
+    return least >= _MIN_NORMAL32 or most <= -_MIN_NORMAL32
 
 
 def near_rounding_boundary(y: np.ndarray) -> np.ndarray:
@@ -139,6 +148,8 @@ def near_rounding_boundary(y: np.ndarray) -> np.ndarray:
     low = y.view(np.int64) - _LOW_START
     low &= _LOW29
     hard = low <= _WINDOW
+    if _normal_only(y):  # the subnormal test below would change nothing
+        return hard
     a = np.abs(y)
     small = (a < _MIN_NORMAL32) & (a >= _NEVER_NEAR_BELOW)
     if small.any():
@@ -441,13 +452,13 @@ def _saturated(name: str) -> tuple[np.float32, np.float32]:
     return values[0], values[1]
 
 
-def _plateau_value(name: str, x: np.ndarray) -> np.float32 | None:
-    """The one binary32 value every input of the float32 piece *x* rounds to, where the
-    whole piece lies on a plateau of *name* (at or beyond a :data:`SATURATION` bound, or
-    within :data:`ROUNDS_TO_ONE` of zero), else None.  Two reductions; a NaN makes both
-    extremes NaN, never a plateau.  An exhaustive sweep's pieces are runs of consecutive
-    bit patterns, most of them on a plateau: this keeps them out of the float64 formula."""
-    low, high = float(x.min()), float(x.max())
+def _plateau_value(name: str, low: float, high: float) -> np.float32 | None:
+    """The one binary32 value every input of a float32 piece whose extremes are *low*
+    and *high* rounds to, where the whole piece lies on a plateau of *name* (at or
+    beyond a :data:`SATURATION` bound, or within :data:`ROUNDS_TO_ONE` of zero), else
+    None.  A NaN makes both extremes NaN, never a plateau.  An exhaustive sweep's pieces
+    are runs of consecutive bit patterns, most of them on a plateau: this keeps them out
+    of the float64 formula."""
     below, above = SATURATION[name]
     if high <= below:  # f(below) rounds as every input at or below it (the clamp's proof)
         return _saturated(name)[0]
@@ -468,20 +479,24 @@ def correctly_rounded(name: str, values: np.ndarray, out: np.ndarray | None = No
         out = np.empty(np.shape(values), F32)
     result = out.reshape(-1)
     if saturation is not None and flat.size > CHUNK:  # the whole array on one plateau?
-        plateau = _plateau_value(name, flat)
-        if plateau is not None:
-            result[:] = plateau
-            return out
+        head = flat[:CHUNK]  # not unless its first piece is (two cheap reductions)
+        if _plateau_value(name, float(head.min()), float(head.max())) is not None:
+            plateau = _plateau_value(name, float(flat.min()), float(flat.max()))
+            if plateau is not None:
+                result[:] = plateau
+                return out
     hard_positions = []
     with np.errstate(all="ignore"):
         for start in range(0, flat.size, CHUNK):
             x = flat[start : start + CHUNK]
             if saturation is not None:
-                plateau = _plateau_value(name, x)  # a piece is never empty
+                low, high = float(x.min()), float(x.max())  # a piece is never empty
+                plateau = _plateau_value(name, low, high)
                 if plateau is not None:
                     result[start : start + CHUNK] = plateau
                     continue
-                x = np.clip(x, *saturation)
+                if not saturation[0] <= low <= high <= saturation[1]:  # a NaN fails too
+                    x = np.clip(x, *saturation)
             x = x.astype(F64)
             y = formula(x)
             hard = near_rounding_boundary(y)

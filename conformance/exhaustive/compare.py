@@ -304,9 +304,16 @@ def expected_chunk(
     patterns ``lo <= b < hi``: *float_at(positions)* is the Float32 input at those
     positions (an Int32 input converted).  The chunk's patterns are made here only
     where the reference needs them whole (relu:Int32, an Int32 plan without
-    plateaus): the Float32 reference and the Int32 plateaus make their own."""
+    plateaus): the Float32 reference and the Int32 plateaus make their own.  A Float32
+    chunk wholly on one plateau of constant result (:func:`oracle.vectorised.constant_range`)
+    has its one value, broadcast: a read-only view nothing is written into."""
     if dtype == "Float32":
-        return V.certified_range(op, lo, hi), lambda where: _pattern(lo, where).view(np.float32)
+        value = V.constant_range(op, lo, hi)
+        if value is None:
+            expected = V.certified_range(op, lo, hi)
+        else:
+            expected = np.broadcast_to(np.array(value, np.uint32).view(np.float32), (hi - lo,))
+        return expected, lambda where: _pattern(lo, where).view(np.float32)
 
     def float_at(where: np.ndarray) -> np.ndarray:
         return V.int32_to_float32(_pattern(lo, where).view(np.int32))
