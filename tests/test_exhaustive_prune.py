@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from conformance.cli import main as cli_main
-from conformance.exhaustive.state import Store, StateError
+from conformance.exhaustive.state import StateError, Store
 
 SHARD = ["--op", "neg", "--dtype", "Float32", "--no-progress"]
 
