@@ -4,7 +4,8 @@ Exit status (docs/exhaustive.md):
 
 ====  =====================================================================
 0     every selected plan has a verdict for every selected shard, from
-      records of the current backend build and oracle, and all conform
+      records of the current backend build and oracle, and all conform;
+      ``--prune``: the state file was pruned (or had nothing to prune)
 1     non-conformance was found (in this run or in the recorded evidence)
 2     usage or input error: an unknown plan, backend or option value, a
       state path that cannot hold a state file, an output file that cannot
@@ -135,6 +136,11 @@ OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("certification", {"action": "store_true",
                        "help": "print the certification table of --backend (beside the --also "
                        "backends' accuracy) from the state"}),
+    ("prune", {"action": "store_true",
+               "help": "remove from --state the records of --backend (and --also) for the "
+               "selected plans that can never count again: made by another build, plancheck, "
+               "oracle or record format, or replaced by a later record of the same range "
+               "(no verdict changes; other backends' records are kept)"}),
     ("markdown", {"default": None, "help": "write the accuracy table (Markdown) here"}),
     ("json", {"default": None, "help": "write the accuracy table (JSON) here"}),
     ("no-progress", {"action": "store_true", "help": "no progress bar"}),
@@ -221,6 +227,9 @@ def _prepare(arguments: argparse.Namespace) -> tuple[list[str], int, list[int], 
     """Validate everything before any work; :class:`_Usage` on a usage error."""
     if arguments.table and arguments.certification:
         raise _Usage("--table and --certification are exclusive")
+    if arguments.prune and (arguments.table or arguments.certification or arguments.fresh):
+        raise _Usage("--prune rewrites the state file and does nothing else: run it without "
+                     "--table, --certification or --fresh")  # fmt: skip
     try:
         plans = select(arguments.op, arguments.dtype)
         count, indices = selection(arguments.shard, arguments.shards, arguments.sample)
@@ -251,6 +260,8 @@ def main(arguments: argparse.Namespace) -> int:
             return _certification(arguments, plans, also, store)
         if arguments.table:
             return _tables(arguments, plans, store)
+        if arguments.prune:
+            return _prune(plans, [arguments.backend, *also], store)
         return _sweep(arguments, plans, count, indices, also, store)
     except StateError as error:
         print(f"plancheck exhaustive: INCOMPLETE: {error}", file=sys.stderr)
@@ -599,6 +610,18 @@ def certification_table(
                 row += f" {error} | {m.max_ulp} | {m.not_correctly_rounded:,} ({share:.3g}%) |"
         lines.append(row)
     return "\n".join(lines) + "\n"
+
+
+def _prune(plans: list[str], names: list[str], store: Store) -> int:
+    """``--prune``: each backend's records that can never count again, removed."""
+    for name in names:
+        pruned = store.prune(name, plans)
+        print(f"{store.path}: {pruned.stale + pruned.superseded:,} records of {name} removed "
+              f"({pruned.stale:,} made by another build of it, another plancheck, another "
+              f"oracle of their plan or in an older record format; {pruned.superseded:,} "
+              f"replaced by a later record of the same range); {pruned.kept:,} records kept; "
+              f"{pruned.bytes_before:,} -> {pruned.bytes_after:,} bytes")  # fmt: skip
+    return 0
 
 
 def _tables(arguments: argparse.Namespace, plans: list[str], store: Store) -> int:

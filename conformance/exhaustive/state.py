@@ -41,6 +41,7 @@ import os
 import stat
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, overload
 
@@ -56,6 +57,7 @@ __all__ = [
     "FORMAT",
     "OLD_FORMATS",
     "STANDARD_JUDGE_ENVIRONMENT",
+    "Pruned",
     "StateError",
     "StatePathError",
     "Store",
@@ -260,8 +262,19 @@ def _check_path(path: Path) -> Path:
     return path
 
 
+@dataclass(frozen=True)
+class Pruned:
+    """What :meth:`Store.prune` removed and kept."""
+
+    stale: int  #: records another build, plancheck, oracle or format made
+    superseded: int  #: current records a later record of the same range replaces
+    kept: int  #: records left in the file (every backend's)
+    bytes_before: int
+    bytes_after: int
+
+
 class Store:
-    """A state file: locked reads and atomic appends of validated records."""
+    """A state file: locked reads, atomic appends of validated records, pruning."""
 
     def __init__(self, path: str | os.PathLike) -> None:
         self.path = _check_path(Path(path))
@@ -275,6 +288,10 @@ class Store:
             yield
 
     def _read(self) -> list[dict[str, Any]]:
+        return [record for _, record in self._read_lines()]
+
+    def _read_lines(self) -> list[tuple[bytes, dict[str, Any]]]:
+        """(line as written, record) of every line, validated; :class:`StateError`."""
         try:
             data = self.path.read_bytes()
         except FileNotFoundError:
@@ -301,7 +318,7 @@ class Store:
                     f"{self.path}:{number}: not a plancheck state record: {problem}.  "
                     "Use another --state (or move this file aside)."
                 )
-            records.append(record)
+            records.append((line + b"\n", record))
         return records
 
     def load(self) -> list[dict[str, Any]]:
@@ -338,6 +355,55 @@ class Store:
                 os.fsync(fd)  # whole lines are in the file: an interrupt here keeps them
             finally:
                 os.close(fd)
+
+    def prune(self, backend: str, plans: Iterable[str]) -> Pruned:
+        """Rewrite the file without the records of *backend* and *plans* that can never
+        count again: those its current build, this plancheck and the plan's current oracle
+        did not make (:func:`is_current`; an old format never counts), and those a later
+        current record of the same plan, range, budget and role supersedes (the latest of
+        a range is the one counted).  No verdict, summary or table changes: what they
+        count is kept.  Every other line is kept as it was, in its order.  Atomic: the
+        new file is written beside the old one, synced and renamed over it, all under
+        the file's lock (an append waits); :class:`StateError` on a bad line, before
+        anything is written."""
+        selected = set(plans)
+        with self._locked():
+            lines = self._read_lines()
+            mine = [i for i, (_, r) in enumerate(lines)
+                    if r["backend"] == backend and r["plan"] in selected]  # fmt: skip
+            stale = {i for i in mine if not is_current(lines[i][1])}
+            superseded, seen = set(), set()
+            for i in reversed([i for i in mine if i not in stale]):
+                r = lines[i][1]
+                key = (r["plan"], r["start"], r["stop"], r["ulp_budget"], r["role"])
+                if key in seen:
+                    superseded.add(i)
+                seen.add(key)
+            dropped = stale | superseded
+            kept = [line for i, (line, _) in enumerate(lines) if i not in dropped]
+            if dropped:
+                self._replace(b"".join(kept))
+            before = sum(len(line) for line, _ in lines)
+            return Pruned(len(stale), len(superseded), len(kept), before, sum(map(len, kept)))
+
+    def _replace(self, data: bytes) -> None:
+        """Put *data* in place of the file: a new file beside it, synced, renamed over it
+        (readers see the old file or the new one, never a mix), the directory synced."""
+        temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}.prune")
+        try:
+            with open(temporary, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.chmod(temporary, stat.S_IMODE(self.path.stat().st_mode))
+            os.replace(temporary, self.path)
+        finally:
+            temporary.unlink(missing_ok=True)
+        directory = os.open(self.path.parent, os.O_RDONLY)
+        try:
+            os.fsync(directory)
+        finally:
+            os.close(directory)
 
     @overload
     def claim(self, key: str, *, wait: Literal[True]) -> FileLock: ...
