@@ -35,9 +35,11 @@ the median of the rounds, and only ratios measured in the same run mean much.  R
 from __future__ import annotations
 
 import argparse
+import atexit
 import multiprocessing
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -428,6 +430,12 @@ def _commit(checkout: str) -> str:
     return done.stdout.strip()
 
 
+def _bytecode_forbidden() -> bool:
+    """Whether this environment keeps Python from writing bytecode (so that every
+    process it starts compiles the sources it imports)."""
+    return sys.flags.dont_write_bytecode or bool(os.environ.get("PYTHONDONTWRITEBYTECODE"))
+
+
 def cache_bytecode(roots: list[Path]) -> str:
     """Let every process this run starts read compiled bytecode, as an installed package
     does (pip compiles it at install; a checkout's first run writes ``__pycache__``).
@@ -436,9 +444,10 @@ def cache_bytecode(roots: list[Path]) -> str:
     each sweep, the command's own processes: the trees at *roots* are compiled once into
     a temporary ``PYTHONPYCACHEPREFIX`` that the children inherit.  Returns what the
     results say of it."""
-    if not sys.flags.dont_write_bytecode and not os.environ.get("PYTHONDONTWRITEBYTECODE"):
+    if not _bytecode_forbidden():
         return "as the environment has it (written and read)"
     prefix = tempfile.mkdtemp(prefix="plancheck-bytecode-")
+    atexit.register(shutil.rmtree, prefix, ignore_errors=True)
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     os.environ["PYTHONPYCACHEPREFIX"] = prefix
     folders = [str(root / name) for root in roots for name in ("oracle", "backends", "conformance")]
@@ -469,8 +478,12 @@ def main() -> None:
                              "process compiles the sources at its start")  # fmt: skip
     arguments = parser.parse_args()
     roots = [ROOT] + ([Path(arguments.baseline)] if arguments.baseline else [])
-    bytecode = ("compiled by every process at its start (`--compile-each-start`)"
-                if arguments.compile_each_start else cache_bytecode(roots))  # fmt: skip
+    if not arguments.compile_each_start:
+        bytecode = cache_bytecode(roots)
+    elif _bytecode_forbidden():
+        bytecode = "compiled by every process at its start (`--compile-each-start`)"
+    else:
+        bytecode = "as the environment has it (written and read; `--compile-each-start`)"
     load_start = common.load_average()
     moved = transfer() if arguments.transfer else None
     plans = [measure_plan(arguments, p.strip()) for p in arguments.plans.split(",") if p.strip()]
